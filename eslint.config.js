@@ -1,0 +1,77 @@
+// Lint rules, including the one-way layering of src/ (see docs/architecture.md).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// Lower layers first. A file in layer N may import only from layers < N (and its own).
+const layers = ['jsonrpc', 'protocol', 'schema', 'server', 'client', 'transports', 'policy', 'tools', 'gateway', 'cli'];
+// server and client are siblings: neither may import the other.
+const forbiddenFor = (layer) => {
+  const index = layers.indexOf(layer);
+  const higher = layers.slice(index + 1);
+  if (layer === 'server') higher.push('client');
+  if (layer === 'client') return higher.concat(['server']).filter((l) => l !== 'client');
+  return higher;
+};
+
+const layering = layers.map((layer) => ({
+  files: [`src/${layer}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: forbiddenFor(layer).flatMap((l) => [`**/${l}`, `**/${l}/**`]),
+            message: `Layering: src/${layer} must not import from a higher layer (${layers.join(' → ')}).`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', '.conformance/**', 'conformance-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        queueMicrotask: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        structuredClone: 'readonly',
+        fetch: 'readonly',
+        Request: 'readonly',
+        Response: 'readonly',
+        Headers: 'readonly',
+        ReadableStream: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['error', 'warn'] }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-eval': 'error',
+      'no-new-func': 'error',
+    },
+  },
+  ...layering,
+  {
+    files: ['test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.{ts,mjs,js}', 'scripts/**/*.{mjs,js}', 'bin/**/*.js'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,11 @@
+// The MCP wire: revisions, eras, method names, _meta keys, envelopes, spec types and the transport contract.
+
+export * from './revisions.js';
+export { Method, Notification } from './methods.js';
+export { MetaKey } from './meta.js';
+export { LOGGING_LEVELS, isLoggingLevel, levelPasses, type LoggingLevel } from './logging.js';
+export { hasModernMeta, legacyProgressToken, readModernEnvelope } from './envelope.js';
+export { clientSupports, requiredCapabilityFor } from './capabilities.js';
+export type * from './types.js';
+export { CONTENT_TYPES } from './types.js';
+export type { MessageExtra, SendOptions, Transport } from './transport.js';

@@ -1,0 +1,32 @@
+// The transport contract: the smallest surface a byte or message channel needs to carry MCP.
+
+import type { RequestId } from '../jsonrpc/index.js';
+
+/** Hints that let a transport route a message to the right stream (HTTP) or ignore them (stdio, memory). */
+export interface SendOptions {
+  /** The incoming request this message belongs to (its response, progress, logs, server→client requests). */
+  relatedRequestId?: RequestId;
+  /** True when this message is the final response to `relatedRequestId`. */
+  final?: boolean;
+}
+
+/** Facts about one incoming message that only the transport knows. */
+export interface MessageExtra {
+  /** Aborts when the transport can no longer deliver the answer (for example a closed HTTP response). */
+  signal?: AbortSignal;
+  /** Authentication facts established by the transport or the policy layer. */
+  auth?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A bidirectional channel of JSON-RPC messages. Outgoing messages are already-encoded JSON text (encode once);
+ * incoming ones are delivered as text (the protocol core parses them) or as already-parsed values.
+ */
+export interface Transport {
+  start(): Promise<void>;
+  send(message: string, options?: SendOptions): void;
+  close(): Promise<void>;
+  onmessage?: (message: string | unknown, extra?: MessageExtra) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+}

@@ -16,6 +16,11 @@ export interface MessageExtra {
   signal?: AbortSignal;
   /** Authentication facts established by the transport or the policy layer. */
   auth?: Readonly<Record<string, unknown>>;
+  /**
+   * Where messages about this incoming request go, when not to the transport's own send: HTTP gives each POST
+   * its own response stream, a batch collects its responses into one array.
+   */
+  reply?: (message: string, options: SendOptions) => void;
 }
 
 /**

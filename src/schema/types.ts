@@ -31,6 +31,15 @@ export type SchemaInput = StandardSchemaWithJson | JsonObject;
 /** The TypeScript type a schema validates to: the Standard Schema's output type, or a plain object for raw JSON Schema. */
 export type InferSchema<S> = S extends StandardSchemaV1<unknown, infer Output> ? Output : Record<string, unknown>;
 
+/** Which side of a tool a schema describes: its arguments (inputSchema) or its structured result (outputSchema). */
+export type SchemaRole = 'input' | 'output';
+
+export interface CompileSchemaOptions {
+  role: SchemaRole;
+  /** Who the schema belongs to, for error messages, e.g. `tool "calculate_sum"`. */
+  owner: string;
+}
+
 /** Thrown at registration (never at call time) when a schema cannot be used. */
 export class SchemaError extends Error {
   constructor(message: string) {

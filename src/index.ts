@@ -1,0 +1,29 @@
+// The public API of toolwire (the server side; transports have their own subpaths: toolwire/stdio, toolwire/http).
+
+export {
+  McpServer,
+  ToolContext,
+  ToolError,
+  DefinitionError,
+  defineTool,
+  text,
+  image,
+  audio,
+  resourceLink,
+  embeddedResource,
+  toolResult,
+  silentLogger,
+  stderrLogger,
+  type CacheHints,
+  type Logger,
+  type Middleware,
+  type RegisteredTool,
+  type ServerOptions,
+  type ToolConfig,
+  type ToolReturn,
+} from './server/index.js';
+export { createLinkedPair } from './transports/memory/index.js';
+export { ErrorCode, RpcError } from './jsonrpc/index.js';
+export { MODERN_REVISION, LEGACY_REVISIONS, type Transport, type SendOptions, type MessageExtra } from './protocol/index.js';
+export type * from './protocol/types.js';
+export { SchemaError, formatIssues, type SchemaInput, type InferSchema } from './schema/index.js';

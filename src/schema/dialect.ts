@@ -1,0 +1,71 @@
+// JSON Schema dialects: which one a schema's `$schema` names, and one lazily built Ajv instance per dialect.
+
+import { Ajv, type AnySchemaObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { SchemaError } from './types.js';
+
+export type Dialect = '2020-12' | '2019-09' | 'draft-07';
+
+// Keyed by the URI without its scheme and trailing '#': http and https, with or without '#', are all accepted.
+const DIALECTS: Readonly<Record<string, Dialect>> = {
+  'json-schema.org/draft/2020-12/schema': '2020-12',
+  'json-schema.org/draft/2019-09/schema': '2019-09',
+  'json-schema.org/draft-07/schema': 'draft-07',
+};
+
+/** The dialect a schema's `$schema` names (2020-12 when absent); throws SchemaError for any other dialect. */
+export function dialectOf(schemaUri: unknown, subject: string): Dialect {
+  if (schemaUri === undefined) return '2020-12';
+  const key = typeof schemaUri === 'string' ? schemaUri.replace(/^https?:\/\//, '').replace(/#$/, '') : '';
+  const dialect = Object.hasOwn(DIALECTS, key) ? DIALECTS[key] : undefined;
+  if (dialect === undefined) {
+    throw new SchemaError(
+      `${subject} uses an unsupported JSON Schema dialect ${typeof schemaUri === 'string' ? schemaUri : JSON.stringify(schemaUri)}; ` +
+        'toolwire supports 2020-12 (default), 2019-09 and draft-07',
+    );
+  }
+  return dialect;
+}
+
+/** The one method toolwire uses; all three Ajv classes have it. */
+export interface SchemaCompiler {
+  compile(schema: AnySchemaObject): ValidateFunction;
+}
+
+const OPTIONS = {
+  allErrors: true,
+  strict: false, // tool schemas carry annotations such as x-mcp-header, which strict mode refuses
+  allowUnionTypes: true,
+  validateSchema: true,
+  verbose: true, // puts the offending value on each error, for "got …" in messages
+  ownProperties: true, // so that a required "toString" is not satisfied by Object.prototype
+  addUsedSchema: false, // two tools may share an $id; nothing is registered by id, so they cannot clash
+  // No loadSchema: compile never fetches, and an unknown reference is a compile error.
+} as const;
+
+const compilers = new Map<Dialect, SchemaCompiler>();
+
+const create = (dialect: Dialect) => {
+  switch (dialect) {
+    case '2020-12':
+      return new Ajv2020(OPTIONS);
+    case '2019-09':
+      return new Ajv2019(OPTIONS);
+    case 'draft-07':
+      return new Ajv(OPTIONS);
+  }
+};
+
+export function compilerFor(dialect: Dialect): SchemaCompiler {
+  let compiler = compilers.get(dialect);
+  if (compiler === undefined) {
+    const ajv = create(dialect);
+    // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
+    addFormats.default(ajv);
+    compiler = ajv;
+    compilers.set(dialect, compiler);
+  }
+  return compiler;
+}

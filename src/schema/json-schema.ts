@@ -1,0 +1,61 @@
+// Raw JSON Schema tools: compiled by Ajv once per distinct schema, however many tools share it.
+
+import { MissingRefError, type ValidateFunction } from 'ajv';
+import type { JsonObject } from '../jsonrpc/index.js';
+import { compilerFor, dialectOf } from './dialect.js';
+import { limitIssues } from './format.js';
+import { issuesFromAjv } from './issues.js';
+import { SchemaError, type CompiledSchema, type ValidationResult } from './types.js';
+import { toWireSchema } from './wire-schema.js';
+
+// Two caches: by object (no work at all for a shared constant) and by JSON text (equal schemas built apart).
+// A schema object is taken to be immutable once compiled: a later mutation is not seen through `byObject`.
+const byObject = new WeakMap<object, CompiledSchema>();
+const byText = new Map<string, CompiledSchema>();
+let compiled = 0;
+
+/** How many Ajv validators have been compiled in this process: a diagnostic for the caches. */
+export const compiledValidatorCount = (): number => compiled;
+
+function ajvCompile(schema: JsonObject, subject: string): ValidateFunction {
+  const compiler = compilerFor(dialectOf(schema['$schema'], subject));
+  // The instance already is the right dialect. Without $schema, Ajv needs no registered meta-schema under that
+  // exact URI (it knows "http://…draft-07/schema#" but not the https spelling). The wire copy keeps $schema.
+  const { $schema: _dialect, ...rest } = schema;
+  try {
+    return compiler.compile(rest);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof MissingRefError) {
+      throw new SchemaError(`${subject} has a $ref that cannot be resolved: ${reason}`);
+    }
+    throw new SchemaError(`${subject} is not a valid JSON Schema: ${reason}`);
+  }
+}
+
+function build(wire: JsonObject, validator: ValidateFunction): CompiledSchema {
+  const type = wire['type'];
+  return Object.freeze({
+    jsonSchema: wire,
+    rootType: typeof type === 'string' ? type : undefined,
+    validate(value: unknown): ValidationResult<unknown> {
+      if (validator(value)) return { ok: true, value };
+      return { ok: false, issues: limitIssues(issuesFromAjv(validator.errors ?? [])) };
+    },
+  });
+}
+
+/** Compiles (or finds in the cache) a raw JSON Schema; `subject` names it in errors, e.g. `inputSchema of tool "x"`. */
+export function compileJsonSchema(schema: JsonObject, subject: string): CompiledSchema {
+  const known = byObject.get(schema);
+  if (known !== undefined) return known;
+  const wire = toWireSchema(schema, subject);
+  let result = byText.get(wire.text);
+  if (result === undefined) {
+    result = build(wire.schema, ajvCompile(wire.schema, subject));
+    compiled++;
+    byText.set(wire.text, result);
+  }
+  byObject.set(schema, result);
+  return result;
+}

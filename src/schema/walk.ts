@@ -1,0 +1,58 @@
+// Visits every subschema of a JSON Schema, knowing which keys are keywords and which are names or data.
+
+import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
+import { appendPointer } from './pointer.js';
+
+export interface SubschemaVisit {
+  readonly schema: JsonObject;
+  /** JSON Pointer of this subschema inside the root schema. */
+  readonly pointer: string;
+  /**
+   * The property names leading here when the path from the root is made only of `properties` steps
+   * (`[]` for the root itself); undefined once any other keyword was crossed.
+   */
+  readonly propertyPath: readonly string[] | undefined;
+}
+
+// Keywords whose value is a map from names to subschemas: their keys are names, never keywords.
+const NAMED_SUBSCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+// Keywords whose value is data: a `$ref` or `x-mcp-header` key inside them is just a value.
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+/**
+ * Calls `visit` for the root and every subschema, in document order. Unknown keywords holding objects are
+ * walked too: treating them as schemas is the conservative reading (a hidden `$ref` or annotation is found).
+ * Iterative, and each object is visited once, so hostile depth or shared objects cannot blow the stack.
+ */
+export function forEachSubschema(root: JsonObject, visit: (entry: SubschemaVisit) => void): void {
+  const stack: SubschemaVisit[] = [{ schema: root, pointer: '', propertyPath: [] }];
+  const seen = new WeakSet<object>();
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    if (seen.has(entry.schema)) continue;
+    seen.add(entry.schema);
+    visit(entry);
+    const children: SubschemaVisit[] = [];
+    for (const [keyword, value] of Object.entries(entry.schema)) {
+      if (DATA_KEYWORDS.has(keyword)) continue;
+      const pointer = appendPointer(entry.pointer, keyword);
+      if (NAMED_SUBSCHEMAS.has(keyword) && isJsonObject(value)) {
+        for (const [name, child] of Object.entries(value)) {
+          if (!isJsonObject(child)) continue;
+          const propertyPath =
+            keyword === 'properties' && entry.propertyPath !== undefined ? [...entry.propertyPath, name] : undefined;
+          children.push({ schema: child, pointer: appendPointer(pointer, name), propertyPath });
+        }
+      } else if (Array.isArray(value)) {
+        value.forEach((child: unknown, index) => {
+          if (isJsonObject(child)) {
+            children.push({ schema: child, pointer: appendPointer(pointer, index), propertyPath: undefined });
+          }
+        });
+      } else if (isJsonObject(value)) {
+        children.push({ schema: value, pointer, propertyPath: undefined });
+      }
+    }
+    // Reversed so that popping the stack yields the children in document order.
+    for (const child of children.reverse()) stack.push(child);
+  }
+}

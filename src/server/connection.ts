@@ -1,0 +1,312 @@
+// One client connection (a stdio process, an in-memory pair, a legacy HTTP session, or the stateless HTTP path).
+
+import {
+  ErrorCode,
+  RpcError,
+  classify,
+  encodeError,
+  encodeNotification,
+  encodeRequest,
+  parseJson,
+  type JsonObject,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../jsonrpc/index.js';
+import {
+  Method,
+  Notification,
+  hasModernMeta,
+  legacyProgressToken,
+  readModernEnvelope,
+  revisionAllowsBatches,
+  type ClientCapabilities,
+  type Implementation,
+  type LegacyRevision,
+  type LoggingLevel,
+  type MessageExtra,
+  type RequestEnvelope,
+  type SendOptions,
+  type Transport,
+} from '../protocol/index.js';
+import { ToolError } from './errors.js';
+import { RequestScope } from './request-scope.js';
+import type { McpServer } from './server.js';
+
+/** What a legacy (initialize) session remembers. */
+export interface LegacySession {
+  revision: LegacyRevision;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  logLevel: LoggingLevel | undefined;
+  initialized: boolean;
+}
+
+interface PendingRequest {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  method: string;
+}
+
+/** Requests this server may have outstanding towards one client at once (legacy elicitation, sampling, roots). */
+const MAX_OUTGOING = 256;
+
+export interface ConnectionOptions {
+  /** Accept `initialize` and hold a legacy session (false for the stateless HTTP path). Default true. */
+  legacy?: boolean;
+}
+
+export class ServerConnection {
+  readonly #server: McpServer;
+  readonly #transport: Transport | undefined;
+  readonly #allowLegacy: boolean;
+  readonly #inflight = new Map<RequestId, RequestScope>();
+  readonly #outgoing = new Map<RequestId, PendingRequest>();
+  #nextOutgoingId = 0;
+  #closed = false;
+  legacy: LegacySession | undefined;
+  /** Called once when the connection closes. */
+  onclose: (() => void) | undefined;
+
+  constructor(server: McpServer, transport: Transport | undefined, options: ConnectionOptions = {}) {
+    this.#server = server;
+    this.#transport = transport;
+    this.#allowLegacy = options.legacy ?? true;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Requests being handled right now. */
+  get inflightCount(): number {
+    return this.#inflight.size;
+  }
+
+  send(message: string, options?: SendOptions): void {
+    if (this.#closed || this.#transport === undefined) return;
+    try {
+      this.#transport.send(message, options);
+    } catch (error) {
+      this.#server.logger.debug('send failed', error);
+    }
+  }
+
+  /** Handles one incoming message: text (parsed here) or an already-parsed JSON value. */
+  receive(raw: unknown, extra?: MessageExtra): void {
+    if (this.#closed) return;
+    let value: unknown = raw;
+    if (typeof raw === 'string') {
+      try {
+        value = parseJson(raw, this.#server.maxJsonDepth);
+      } catch (error) {
+        const rpc = error as RpcError; // parseJson throws only RpcError
+        this.#reply(extra, encodeError(undefined, rpc.code, rpc.message), {});
+        return;
+      }
+    }
+    const message = classify(value);
+    switch (message.kind) {
+      case 'request':
+        this.#request(message.message, extra);
+        return;
+      case 'notification':
+        this.#notification(message.message.method, message.message.params);
+        return;
+      case 'response':
+        this.#response(message.message);
+        return;
+      case 'batch':
+        this.#batch(message.items, extra);
+        return;
+      case 'invalid':
+        this.#reply(extra, encodeError(message.id, message.error.code, message.error.message), {});
+        return;
+    }
+  }
+
+  #reply(extra: MessageExtra | undefined, message: string, options: SendOptions): void {
+    if (extra?.reply !== undefined) extra.reply(message, options);
+    else this.send(message, options);
+  }
+
+  #request(request: JsonRpcRequest, extra: MessageExtra | undefined): void {
+    const { id, method, params } = request;
+    if (this.#inflight.has(id)) {
+      this.#reply(extra, encodeError(id, ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`), {});
+      return;
+    }
+    if (this.#inflight.size >= this.#server.maxInFlight) {
+      this.#reply(extra, encodeError(id, ErrorCode.InternalError, `Too many requests in flight on this connection (limit ${this.#server.maxInFlight}); wait for some to finish`), {});
+      return;
+    }
+    let envelope: RequestEnvelope;
+    let era: 'modern' | 'legacy';
+    try {
+      if (hasModernMeta(params)) {
+        envelope = readModernEnvelope(params);
+        era = 'modern';
+      } else if (method === Method.Initialize && this.#allowLegacy) {
+        this.#server.initialize(this, id, params, extra);
+        return;
+      } else if (this.legacy !== undefined) {
+        const session = this.legacy;
+        envelope = {
+          protocolVersion: session.revision,
+          clientCapabilities: session.clientCapabilities,
+          clientInfo: session.clientInfo,
+          logLevel: session.logLevel,
+          progressToken: legacyProgressToken(params),
+        };
+        era = 'legacy';
+      } else if (method === Method.Ping) {
+        // Legacy clients may ping before initializing.
+        this.#reply(extra, encodeRequestResult(id), {});
+        return;
+      } else {
+        envelope = readModernEnvelope(params); // throws the envelope error that explains what is missing
+        era = 'modern';
+      }
+    } catch (error) {
+      const rpc = error as RpcError; // readModernEnvelope throws only RpcError
+      this.#reply(extra, encodeError(id, rpc.code, rpc.message, rpc.data), { relatedRequestId: id, final: true });
+      return;
+    }
+    const scope = new RequestScope(this.#server, this, id, method, params, era, envelope, extra);
+    this.#server.dispatch(scope);
+  }
+
+  /** Tracks a request whose handler runs asynchronously, so that it can be cancelled. */
+  track(scope: RequestScope): void {
+    this.#inflight.set(scope.id, scope);
+  }
+
+  untrack(scope: RequestScope): void {
+    if (this.#inflight.get(scope.id) === scope) this.#inflight.delete(scope.id);
+  }
+
+  #notification(method: string, params: JsonObject | undefined): void {
+    switch (method) {
+      case Notification.Cancelled: {
+        const target = params?.requestId;
+        if (typeof target !== 'string' && typeof target !== 'number') return; // invalid cancellations are ignored
+        this.#inflight.get(target)?.cancel(params?.reason ?? 'cancelled by the client');
+        return;
+      }
+      case Notification.Initialized:
+        if (this.legacy !== undefined) this.legacy.initialized = true;
+        return;
+      default:
+        // Other notifications (progress for our requests, roots/list_changed…) need no action here.
+        return;
+    }
+  }
+
+  #response(response: JsonRpcResponse): void {
+    const id = response.id;
+    if (id === undefined) return;
+    const pending = this.#outgoing.get(id);
+    if (pending === undefined) return; // an answer to nothing we asked (or to something we gave up on)
+    this.#outgoing.delete(id);
+    if ('error' in response) {
+      pending.reject(new ToolError(`The client could not complete ${pending.method}: ${response.error.message}`));
+    } else pending.resolve(response.result);
+  }
+
+  #batch(items: unknown[], extra: MessageExtra | undefined): void {
+    if (!revisionAllowsBatches(this.legacy?.revision)) {
+      this.#reply(
+        extra,
+        encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are only allowed on protocol revision 2025-03-26'),
+        {},
+      );
+      return;
+    }
+    const collected: string[] = [];
+    let expected = 0;
+    const finish = (): void => {
+      if (collected.length === expected && expected > 0) this.#reply(extra, '[' + collected.join(',') + ']', {});
+    };
+    const batchExtra: MessageExtra = {
+      ...extra,
+      reply: (message, options) => {
+        if (options.final === true || options.relatedRequestId === undefined) {
+          collected.push(message);
+          finish();
+        } else this.#reply(extra, message, options);
+      },
+    };
+    for (const item of items) {
+      const kind = classify(item);
+      if (kind.kind === 'request') {
+        expected++;
+        if (kind.message.method === Method.Initialize) {
+          collected.push(encodeError(kind.message.id, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be part of a batch'));
+          continue;
+        }
+      } else if (kind.kind === 'invalid' || kind.kind === 'batch') expected++;
+    }
+    for (const item of items) {
+      const kind = classify(item);
+      if (kind.kind === 'request' && kind.message.method === Method.Initialize) continue;
+      if (kind.kind === 'batch') {
+        batchExtra.reply?.(encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: batches cannot be nested'), {});
+        continue;
+      }
+      this.receive(item, batchExtra);
+    }
+    finish();
+  }
+
+  /** Sends a request to the client (legacy wire only) and waits for its answer. */
+  request(scope: RequestScope, method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new ToolError('The client connection is closed'));
+    if (this.#outgoing.size >= MAX_OUTGOING) {
+      return Promise.reject(new ToolError(`Too many requests outstanding to the client (limit ${MAX_OUTGOING})`));
+    }
+    const id = ++this.#nextOutgoingId;
+    return new Promise<unknown>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!this.#outgoing.delete(id)) return;
+        this.send(encodeNotification(Notification.Cancelled, { requestId: id, reason: 'the tool call ended' }));
+        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      };
+      if (signal.aborted) {
+        reject(new Error('aborted'));
+        return;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#outgoing.set(id, {
+        method,
+        resolve: (result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+        reject: (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      scope.sendRelated(encodeRequest(id, method, params));
+    });
+  }
+
+  /** Ends the connection: in-flight requests are aborted, outstanding requests to the client fail. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const scope of this.#inflight.values()) scope.cancel(new Error('connection closed'));
+    this.#inflight.clear();
+    for (const pending of this.#outgoing.values()) pending.reject(new ToolError('The client connection closed'));
+    this.#outgoing.clear();
+    this.#server.detach(this);
+    this.onclose?.();
+  }
+
+  /** All requests in flight (the server ends subscriptions and aborts calls on shutdown). */
+  inflight(): IterableIterator<RequestScope> {
+    return this.#inflight.values();
+  }
+}
+
+const encodeRequestResult = (id: RequestId): string => '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":{}}';

@@ -1,0 +1,100 @@
+// The context a tool handler receives: cancellation, progress, logging, client facts and input requests.
+
+import type { JsonObject, RequestId } from '../jsonrpc/index.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  InputRequest,
+  ListRootsResult,
+  LoggingLevel,
+} from '../protocol/index.js';
+import type { InputBroker } from './input.js';
+import { ProgressReporter } from './progress.js';
+import type { RequestScope } from './request-scope.js';
+
+export class ToolContext {
+  /** Aborts on client cancellation, a closed response stream, the tool's timeout, or server shutdown. */
+  readonly signal: AbortSignal;
+  readonly #scope: RequestScope;
+  readonly #broker: InputBroker;
+  #reporter: ProgressReporter | undefined;
+  #inputCounter = 0;
+
+  constructor(scope: RequestScope, signal: AbortSignal, broker: InputBroker) {
+    this.#scope = scope;
+    this.signal = signal;
+    this.#broker = broker;
+  }
+
+  get requestId(): RequestId {
+    return this.#scope.id;
+  }
+  /** The request's `_meta`, as the client sent it. */
+  get meta(): JsonObject | undefined {
+    return this.#scope.meta;
+  }
+  get protocolVersion(): string {
+    return this.#scope.envelope.protocolVersion;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.#scope.envelope.clientInfo;
+  }
+  get clientCapabilities(): ClientCapabilities {
+    return this.#scope.envelope.clientCapabilities;
+  }
+  /** Authentication facts from the transport or policy layer, when there are any. */
+  get auth(): Readonly<Record<string, unknown>> | undefined {
+    return this.#scope.extra?.auth;
+  }
+
+  /** Reports progress; sent only if the client asked for it (progressToken), never decreasing, coalesced. */
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.#scope.envelope.progressToken;
+    if (token === undefined) return;
+    this.#reporter ??= new ProgressReporter(token, this.#scope, this.#scope.server.progressIntervalMs);
+    this.#reporter.report(progress, total, message);
+  }
+
+  /** Sends a log message to the client, if it asked for this level (per request on modern, per session on legacy). */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    this.#scope.log(level, data, logger);
+  }
+
+  /** Asks the user (through the client) for structured input or for a URL flow. */
+  async elicit(params: ElicitRequestParams, key?: string): Promise<ElicitResult> {
+    const name = key ?? `elicit-${++this.#inputCounter}`;
+    const answers = await this.requestInput({ [name]: { method: 'elicitation/create', params } });
+    return answers[name] as ElicitResult; // shape checked by the broker
+  }
+
+  /** Asks the client's language model for a completion. */
+  async sample(params: CreateMessageRequestParams, key?: string): Promise<CreateMessageResult> {
+    const name = key ?? `sample-${++this.#inputCounter}`;
+    const answers = await this.requestInput({ [name]: { method: 'sampling/createMessage', params } });
+    return answers[name] as CreateMessageResult; // shape checked by the broker
+  }
+
+  /** Asks the client for its roots. */
+  async listRoots(key?: string): Promise<ListRootsResult> {
+    const name = key ?? `roots-${++this.#inputCounter}`;
+    const answers = await this.requestInput({ [name]: { method: 'roots/list' } });
+    return answers[name] as ListRootsResult; // shape checked by the broker
+  }
+
+  /** Several input requests at once, by key; on the modern wire they go out together in one InputRequiredResult. */
+  requestInput(requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+    return this.#broker.request(requests, this.signal);
+  }
+
+  /** Flushes pending progress (before the final response) and stops further notifications. */
+  finish(): void {
+    if (this.#reporter !== undefined) {
+      this.#reporter.flush();
+      this.#reporter.close();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// Errors a tool author may throw on purpose, registration errors, and the neutral form of everything else.
+
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Throw this from a tool handler to tell the model what went wrong: its message becomes the text of an
+ * `isError: true` result, so the model can correct itself. Any other thrown error is hidden behind a neutral
+ * message with a reference id, and its details go to the server log.
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** A mistake in a tool or server definition, reported at startup (registration), never at call time. */
+export class DefinitionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DefinitionError';
+  }
+}
+
+/** A short random id that links a neutral client-facing message to the detailed log line. */
+export const newReference = (): string => randomBytes(4).toString('hex');
+
+/** Where the server writes its own diagnostics. Never stdout: on stdio that channel belongs to the protocol. */
+export interface Logger {
+  debug(message: string, details?: unknown): void;
+  info(message: string, details?: unknown): void;
+  warn(message: string, details?: unknown): void;
+  error(message: string, details?: unknown): void;
+}
+
+const describe = (details: unknown): string => {
+  if (details === undefined) return '';
+  if (details instanceof Error) return `\n${details.stack ?? `${details.name}: ${details.message}`}`;
+  try {
+    return ` ${JSON.stringify(details)}`;
+  } catch {
+    return ` ${String(details)}`;
+  }
+};
+
+/** The default logger: one line per event on stderr; debug lines only when TOOLWIRE_DEBUG is set. */
+export const stderrLogger: Logger = {
+  debug(message, details) {
+    if (process.env.TOOLWIRE_DEBUG) process.stderr.write(`toolwire: debug: ${message}${describe(details)}\n`);
+  },
+  info(message, details) {
+    process.stderr.write(`toolwire: ${message}${describe(details)}\n`);
+  },
+  warn(message, details) {
+    process.stderr.write(`toolwire: warning: ${message}${describe(details)}\n`);
+  },
+  error(message, details) {
+    process.stderr.write(`toolwire: error: ${message}${describe(details)}\n`);
+  },
+};
+
+/** A logger that drops everything (for tests and embedders that log elsewhere). */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,0 +1,412 @@
+// McpServer: the tool registry, the two dispatch tables (modern and legacy), connections and subscriptions.
+
+import { DEFAULT_MAX_JSON_DEPTH, ErrorCode, RpcError, encodeError, encodeNotification, encodeResultText, isJsonObject, type JsonObject, type RequestId } from '../jsonrpc/index.js';
+import {
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  Method,
+  MetaKey,
+  Notification,
+  isLoggingLevel,
+  negotiateLegacyRevision,
+  type ClientCapabilities,
+  type Implementation,
+  type MessageExtra,
+  type ServerCapabilities,
+  type SubscriptionFilter,
+  type Transport,
+} from '../protocol/index.js';
+import type { SchemaInput } from '../schema/index.js';
+import { callTool } from './call-tool.js';
+import { ServerConnection, type ConnectionOptions } from './connection.js';
+import { DefinitionError, stderrLogger, type Logger } from './errors.js';
+import { listTools } from './list-tools.js';
+import type { RequestScope } from './request-scope.js';
+import { RequestStateCodec } from './request-state.js';
+import { listen, type Subscription } from './subscriptions.js';
+import { checkTimeout, type ToolConfig } from './tool-definition.js';
+import { ToolRegistry } from './tool-registry.js';
+
+/** What a request handler produces: a result object, a result already serialised, or nothing (no reply). */
+export type Outcome = object | string | undefined;
+export type RequestHandler = (scope: RequestScope) => Outcome | Promise<Outcome>;
+/** Policy middleware: an onion around every request handler (auth, scopes, rate limits, approval, audit). */
+export type Middleware = (scope: RequestScope, next: () => Promise<Outcome>) => Promise<Outcome>;
+
+export interface CacheHints {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
+export interface ServerOptions {
+  instructions?: string;
+  /** Tools per tools/list page. Default 500. */
+  pageSize?: number;
+  /** Cache hints on modern tools/list results. Default { ttlMs: 0, cacheScope: 'public' }. */
+  toolsListCache?: CacheHints;
+  /** Cache hints on server/discover results. Default { ttlMs: 0, cacheScope: 'public' }. */
+  discoverCache?: CacheHints;
+  /** Default per-tool time limit. Default 60,000 ms. */
+  defaultTimeoutMs?: number;
+  /** HMAC key for requestState (≥ 32 bytes). Default: random per process — set it when running several instances. */
+  requestStateKey?: string | Uint8Array;
+  /** How long a requestState stays valid. Default 10 minutes. */
+  requestStateTtlMs?: number;
+  /** Argument validation failures as `isError` results ('tool', the spec's prose and the default) or -32602 ('protocol'). */
+  inputValidationErrors?: 'tool' | 'protocol';
+  /** Minimum spacing of progress notifications for one request. Default 25 ms. */
+  progressIntervalMs?: number;
+  /** Requests one connection may have in flight. Default 1,000. */
+  maxInFlight?: number;
+  /** Nesting limit for incoming JSON. Default 64. */
+  maxJsonDepth?: number;
+  /** Put `_meta["io.modelcontextprotocol/serverInfo"]` on every modern result. Default true. */
+  serverInfoInResults?: boolean;
+  /** Where the server's own diagnostics go. Default: stderr. */
+  logger?: Logger;
+}
+
+/** A handle on a registered tool, to change it at runtime (clients are told of every change). */
+export interface RegisteredTool {
+  readonly name: string;
+  enable(): void;
+  disable(): void;
+  update(changes: Partial<ToolConfig>): void;
+  remove(): void;
+}
+
+const REMOVED_ON_MODERN: ReadonlySet<string> = new Set([
+  Method.Initialize,
+  Method.Ping,
+  Method.LoggingSetLevel,
+  Method.ResourcesSubscribe,
+  Method.ResourcesUnsubscribe,
+  'tasks/result',
+  'tasks/list',
+]);
+
+const positiveInteger = (value: number | undefined, fallback: number, name: string): number => {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new DefinitionError(`${name} must be a positive integer`);
+  return value;
+};
+
+const checkCacheHints = (hints: CacheHints | undefined, name: string): CacheHints => {
+  const value = hints ?? { ttlMs: 0, cacheScope: 'public' };
+  if (!Number.isInteger(value.ttlMs) || value.ttlMs < 0) throw new DefinitionError(`${name}.ttlMs must be an integer ≥ 0`);
+  if (value.cacheScope !== 'public' && value.cacheScope !== 'private') {
+    throw new DefinitionError(`${name}.cacheScope must be "public" or "private"`);
+  }
+  return value;
+};
+
+export class McpServer {
+  readonly info: Implementation;
+  readonly logger: Logger;
+  readonly tools: ToolRegistry;
+  readonly requestState: RequestStateCodec;
+  readonly defaultTimeoutMs: number;
+  readonly progressIntervalMs: number;
+  readonly maxInFlight: number;
+  readonly maxJsonDepth: number;
+  readonly inputErrors: 'tool' | 'protocol';
+  readonly #instructions: string | undefined;
+  readonly #discoverCache: CacheHints;
+  /** `"_meta":{…serverInfo…}` as JSON text, spliced into every modern result; undefined when turned off. */
+  readonly #resultMeta: string | undefined;
+  readonly #modern = new Map<string, RequestHandler>();
+  readonly #legacy = new Map<string, RequestHandler>();
+  readonly #middleware: Middleware[] = [];
+  readonly #connections = new Set<ServerConnection>();
+  readonly #subscriptions = new Set<Subscription>();
+  #discoverJson: string | undefined;
+  #changeQueued = false;
+  #closed = false;
+
+  constructor(info: Implementation, options: ServerOptions = {}) {
+    if (typeof info?.name !== 'string' || typeof info.version !== 'string') {
+      throw new DefinitionError('McpServer needs { name, version } (strings) describing the server');
+    }
+    this.info = info;
+    this.logger = options.logger ?? stderrLogger;
+    this.#instructions = options.instructions;
+    checkTimeout(options.defaultTimeoutMs, 'server');
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
+    this.progressIntervalMs = options.progressIntervalMs ?? 25;
+    this.maxInFlight = positiveInteger(options.maxInFlight, 1000, 'maxInFlight');
+    this.maxJsonDepth = positiveInteger(options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH, 'maxJsonDepth');
+    this.inputErrors = options.inputValidationErrors ?? 'tool';
+    this.requestState = new RequestStateCodec(
+      options.requestStateKey,
+      positiveInteger(options.requestStateTtlMs, 600_000, 'requestStateTtlMs'),
+    );
+    this.#discoverCache = checkCacheHints(options.discoverCache, 'discoverCache');
+    const listCache = checkCacheHints(options.toolsListCache, 'toolsListCache');
+    this.#resultMeta =
+      options.serverInfoInResults === false ? undefined : '"_meta":' + JSON.stringify({ [MetaKey.ServerInfo]: info });
+    const tail = `"ttlMs":${listCache.ttlMs},"cacheScope":"${listCache.cacheScope}","resultType":"complete"`;
+    this.tools = new ToolRegistry(
+      {
+        pageSize: positiveInteger(options.pageSize, 500, 'pageSize'),
+        modernTail: this.#resultMeta === undefined ? tail : tail + ',' + this.#resultMeta,
+      },
+      () => this.#toolsChanged(),
+    );
+    this.#modern.set(Method.ServerDiscover, () => this.#discover());
+    this.#modern.set(Method.ToolsList, listTools);
+    this.#modern.set(Method.ToolsCall, callTool);
+    this.#modern.set(Method.SubscriptionsListen, listen);
+    this.#legacy.set(Method.Ping, () => ({}));
+    this.#legacy.set(Method.LoggingSetLevel, setLogLevel);
+    this.#legacy.set(Method.ToolsList, listTools);
+    this.#legacy.set(Method.ToolsCall, callTool);
+  }
+
+  // ---- tools -------------------------------------------------------------------------------------------
+
+  /** Registers a tool; a bad or duplicate definition throws a DefinitionError right here. */
+  tool<I extends SchemaInput | undefined, O>(config: ToolConfig<I, O>): RegisteredTool {
+    const record = this.tools.add(config as unknown as ToolConfig); // erase the author's precise types for storage
+    let name = record.name;
+    return {
+      get name() {
+        return name;
+      },
+      enable: () => this.tools.setEnabled(name, true),
+      disable: () => this.tools.setEnabled(name, false),
+      update: (changes) => {
+        const current = this.tools.record(name);
+        name = this.tools.replace(name, { ...current.config, ...changes } as ToolConfig).name;
+      },
+      remove: () => {
+        this.tools.remove(name);
+      },
+    };
+  }
+
+  // ---- extension points ----------------------------------------------------------------------------------
+
+  /** Adds policy middleware around every request handler (applied in the order added, outermost first). */
+  use(middleware: Middleware): this {
+    this.#middleware.push(middleware);
+    return this;
+  }
+
+  /** Registers a handler for a method on one or both eras (resources, prompts and extensions plug in here). */
+  setRequestHandler(method: string, handler: RequestHandler, eras: { modern?: boolean; legacy?: boolean } = {}): void {
+    if (eras.modern !== false) this.#modern.set(method, handler);
+    if (eras.legacy !== false) this.#legacy.set(method, handler);
+    this.#discoverJson = undefined;
+  }
+
+  // ---- connections -------------------------------------------------------------------------------------
+
+  /** Serves one transport (stdio, in-memory, a legacy HTTP session). Resolves once the transport has started. */
+  async connect(transport: Transport, options?: ConnectionOptions): Promise<ServerConnection> {
+    const connection = this.createConnection(transport, options);
+    transport.onmessage = (message, extra) => connection.receive(message, extra);
+    transport.onclose = () => connection.close();
+    transport.onerror = (error) => this.logger.warn(`transport error: ${error.message}`);
+    await transport.start();
+    return connection;
+  }
+
+  /** A connection without wiring: the HTTP layer feeds it messages and gives each one its reply channel. */
+  createConnection(transport?: Transport, options?: ConnectionOptions): ServerConnection {
+    if (this.#closed) throw new Error('the server is closed');
+    const connection = new ServerConnection(this, transport, options);
+    this.#connections.add(connection);
+    return connection;
+  }
+
+  /** @internal called by a connection when it closes */
+  detach(connection: ServerConnection): void {
+    this.#connections.delete(connection);
+    for (const subscription of [...this.#subscriptions]) {
+      if (subscription.scope.connection === connection) subscription.end(false);
+    }
+  }
+
+  /** Ends every subscription gracefully, aborts calls in flight and closes every connection. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const subscription of [...this.#subscriptions]) subscription.end(true);
+    for (const connection of [...this.#connections]) connection.close();
+  }
+
+  // ---- dispatch -------------------------------------------------------------------------------------------
+
+  /** @internal Runs one request through middleware and its handler, and sends the response. */
+  dispatch(scope: RequestScope): void {
+    const table = scope.era === 'modern' ? this.#modern : this.#legacy;
+    const handler = table.get(scope.method);
+    if (handler === undefined) {
+      scope.respond(encodeError(scope.id, ErrorCode.MethodNotFound, this.#notFound(scope)));
+      return;
+    }
+    let outcome: Outcome | Promise<Outcome>;
+    try {
+      outcome = this.#middleware.length === 0 ? handler(scope) : this.#runMiddleware(scope, handler, 0);
+    } catch (error) {
+      scope.fail(error);
+      return;
+    }
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (value) => this.#finish(scope, value),
+        (error: unknown) => scope.fail(error),
+      );
+    } else this.#finish(scope, outcome);
+  }
+
+  #runMiddleware(scope: RequestScope, handler: RequestHandler, index: number): Promise<Outcome> {
+    const middleware = this.#middleware[index];
+    if (middleware === undefined) return Promise.resolve().then(() => handler(scope));
+    let called = false;
+    return middleware(scope, () => {
+      if (called) return Promise.reject(new Error('middleware called next() twice'));
+      called = true;
+      return this.#runMiddleware(scope, handler, index + 1);
+    });
+  }
+
+  #finish(scope: RequestScope, outcome: Outcome): void {
+    if (outcome === undefined) return;
+    if (typeof outcome === 'string') {
+      scope.respond(encodeResultText(scope.id, outcome));
+      return;
+    }
+    scope.respond(encodeResultText(scope.id, scope.era === 'modern' ? this.modernResultJson(outcome) : JSON.stringify(outcome)));
+  }
+
+  /** A modern result: `resultType` (complete unless set) and the serverInfo `_meta` spliced in once. */
+  modernResultJson(result: object): string {
+    const record = result as Record<string, unknown>;
+    const own = record._meta;
+    if (this.#resultMeta === undefined || isJsonObject(own)) {
+      const meta = this.#resultMeta === undefined ? own : { ...(own as JsonObject), [MetaKey.ServerInfo]: this.info };
+      const merged = meta === undefined ? result : { ...record, _meta: meta };
+      return record.resultType === undefined ? JSON.stringify({ resultType: 'complete', ...merged }) : JSON.stringify(merged);
+    }
+    const body = JSON.stringify(result);
+    const head = record.resultType === undefined ? '{"resultType":"complete",' + this.#resultMeta : '{' + this.#resultMeta;
+    return body === '{}' ? head + '}' : head + ',' + body.slice(1);
+  }
+
+  #notFound(scope: RequestScope): string {
+    if (scope.era === 'modern' && REMOVED_ON_MODERN.has(scope.method)) {
+      return `Method not found: ${scope.method} is not part of protocol revision ${scope.envelope.protocolVersion}`;
+    }
+    return `Method not found: ${scope.method}`;
+  }
+
+  // ---- eras -----------------------------------------------------------------------------------------------
+
+  #capabilities(): ServerCapabilities {
+    return { tools: { listChanged: true }, logging: {} };
+  }
+
+  #discover(): string {
+    this.#discoverJson ??= this.modernResultJson({
+      supportedVersions: [...MODERN_REVISIONS],
+      capabilities: this.#capabilities(),
+      ...(this.#instructions !== undefined && { instructions: this.#instructions }),
+      ttlMs: this.#discoverCache.ttlMs,
+      cacheScope: this.#discoverCache.cacheScope,
+    });
+    return this.#discoverJson;
+  }
+
+  /** @internal The legacy handshake: negotiate a legacy revision (never 2026-07-28) and open the session. */
+  initialize(connection: ServerConnection, id: RequestId, params: JsonObject | undefined, extra: MessageExtra | undefined): void {
+    const reply = (message: string): void => {
+      if (extra?.reply !== undefined) extra.reply(message, { relatedRequestId: id, final: true });
+      else connection.send(message, { relatedRequestId: id, final: true });
+    };
+    if (connection.legacy !== undefined) {
+      reply(encodeError(id, ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized'));
+      return;
+    }
+    if (typeof params?.protocolVersion !== 'string') {
+      reply(encodeError(id, ErrorCode.InvalidParams, 'Invalid params: initialize needs params.protocolVersion (a string)'));
+      return;
+    }
+    const capabilities = isJsonObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : {};
+    const info = params.clientInfo;
+    const revision = negotiateLegacyRevision(params.protocolVersion);
+    connection.legacy = {
+      revision,
+      clientCapabilities: capabilities,
+      clientInfo: isJsonObject(info) && typeof info.name === 'string' ? (info as unknown as Implementation) : undefined,
+      logLevel: undefined,
+      initialized: false,
+    };
+    const result: JsonObject = { protocolVersion: revision, capabilities: this.#capabilities(), serverInfo: this.info };
+    if (this.#instructions !== undefined && revision !== '2024-11-05') result.instructions = this.#instructions;
+    reply(encodeResultText(id, JSON.stringify(result)));
+  }
+
+  /** Legacy revisions this server negotiates, newest first. */
+  get legacyRevisions(): readonly string[] {
+    return LEGACY_REVISIONS;
+  }
+
+  // ---- subscriptions and list changes -----------------------------------------------------------------------
+
+  get subscriptionCount(): number {
+    return this.#subscriptions.size;
+  }
+
+  /** @internal The subset of a listen filter this server honours. */
+  agreeSubscription(requested: JsonObject): SubscriptionFilter {
+    const agreed: SubscriptionFilter = {};
+    if (requested.toolsListChanged === true) agreed.toolsListChanged = true;
+    return agreed;
+  }
+
+  /** @internal */
+  addSubscription(subscription: Subscription): void {
+    this.#subscriptions.add(subscription);
+  }
+
+  /** @internal */
+  removeSubscription(subscription: Subscription): void {
+    this.#subscriptions.delete(subscription);
+  }
+
+  #toolsChanged(): void {
+    if (this.#changeQueued) return;
+    this.#changeQueued = true;
+    // Several changes in one turn of the event loop (a batch of registrations) make one notification.
+    queueMicrotask(() => {
+      this.#changeQueued = false;
+      this.#announce(Notification.ToolsListChanged, 'toolsListChanged');
+    });
+  }
+
+  #announce(method: string, filterKey: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'): void {
+    let legacyMessage: string | undefined;
+    for (const connection of this.#connections) {
+      if (connection.legacy?.initialized) connection.send((legacyMessage ??= encodeNotification(method)));
+    }
+    for (const subscription of this.#subscriptions) {
+      if (subscription.filter[filterKey] !== true) continue;
+      subscription.scope.notify(encodeNotification(method, { _meta: { [MetaKey.SubscriptionId]: subscription.scope.id } }));
+    }
+  }
+}
+
+function setLogLevel(scope: RequestScope): object {
+  const level = scope.params?.level;
+  if (!isLoggingLevel(level)) {
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency',
+    );
+  }
+  const session = scope.connection.legacy;
+  if (session !== undefined) session.logLevel = level;
+  return {};
+}
+

@@ -1,0 +1,55 @@
+// subscriptions/listen (modern wire): acknowledgement first, then only the notifications the client asked for.
+
+import { ErrorCode, RpcError, encodeNotification, encodeResult, isJsonObject } from '../jsonrpc/index.js';
+import { MetaKey, Notification, type SubscriptionFilter } from '../protocol/index.js';
+import { subscriptionMeta, type RequestScope } from './request-scope.js';
+
+/** One open listen request. */
+export interface Subscription {
+  scope: RequestScope;
+  filter: SubscriptionFilter;
+  /** Ends the listen request; `graceful` sends the final result first. */
+  end(graceful: boolean): void;
+}
+
+/** Listen requests open at once across the whole server; more are refused. */
+export const MAX_SUBSCRIPTIONS = 10_000;
+
+export function listen(scope: RequestScope): Promise<undefined> {
+  const requested = scope.params?.notifications;
+  if (!isJsonObject(requested)) {
+    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: subscriptions/listen needs params.notifications (an object)');
+  }
+  const server = scope.server;
+  if (server.subscriptionCount >= MAX_SUBSCRIPTIONS) {
+    throw new RpcError(ErrorCode.InternalError, `Too many open subscriptions (limit ${MAX_SUBSCRIPTIONS}); close some first`);
+  }
+  const agreed: SubscriptionFilter = server.agreeSubscription(requested);
+  scope.connection.track(scope);
+  return new Promise<undefined>((resolve) => {
+    const subscription: Subscription = {
+      scope,
+      filter: agreed,
+      end(graceful) {
+        server.removeSubscription(subscription);
+        scope.connection.untrack(scope);
+        if (graceful && !scope.cancelled) {
+          scope.respond(
+            encodeResult(scope.id, { resultType: 'complete', _meta: { [MetaKey.SubscriptionId]: scope.id } }),
+          );
+          // On stream transports the spec also has the server reference the listen id in notifications/cancelled.
+          if (scope.extra?.reply === undefined) {
+            scope.connection.send(encodeNotification(Notification.Cancelled, { requestId: scope.id, reason: 'server shutting down' }));
+          }
+        }
+        resolve(undefined);
+      },
+    };
+    scope.onCancel = () => subscription.end(false);
+    scope.extra?.signal?.addEventListener('abort', () => scope.cancel('response stream closed'), { once: true });
+    scope.notify(
+      encodeNotification(Notification.SubscriptionsAcknowledged, { _meta: subscriptionMeta(scope.id), notifications: agreed }),
+    );
+    server.addSubscription(subscription);
+  });
+}

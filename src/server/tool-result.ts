@@ -1,0 +1,49 @@
+// Turning whatever a handler returned into a CallToolResult, and fitting it to the client's revision.
+
+import { isJsonObject } from '../jsonrpc/index.js';
+import { CONTENT_TYPES, revisionHasStructuredContent, type CallToolResult, type ContentBlock } from '../protocol/index.js';
+
+const RESULT_KEYS: ReadonlySet<string> = new Set(['content', 'structuredContent', 'isError', '_meta']);
+
+const isContentBlock = (value: unknown): value is ContentBlock =>
+  isJsonObject(value) && typeof value.type === 'string' && CONTENT_TYPES.has(value.type);
+
+const isContentArray = (value: unknown): value is ContentBlock[] =>
+  Array.isArray(value) && value.length > 0 && value.every(isContentBlock);
+
+/** A value shaped like a full CallToolResult: a content array and nothing but result keys. */
+const isCallToolResult = (value: unknown): value is CallToolResult =>
+  isJsonObject(value) &&
+  Array.isArray(value.content) &&
+  (value.content as unknown[]).every(isContentBlock) &&
+  Object.keys(value).every((key) => RESULT_KEYS.has(key));
+
+/**
+ * The rules, in order: a string is one text block; a full result is kept; with no outputSchema, a content block
+ * or an array of them is the content; undefined is an empty result; anything else is structuredContent, with its
+ * JSON as a text block for clients that do not read structured content.
+ */
+export function normaliseReturn(value: unknown, hasOutputSchema: boolean): CallToolResult {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (isCallToolResult(value)) return value;
+  if (!hasOutputSchema) {
+    if (isContentBlock(value)) return { content: [value] };
+    if (isContentArray(value)) return { content: value };
+  }
+  if (value === undefined) return { content: [] };
+  const text = JSON.stringify(value) ?? 'null';
+  return { content: [{ type: 'text', text }], structuredContent: value };
+}
+
+/** Legacy revisions: structuredContent must be an object, and does not exist before 2025-06-18. */
+export function fitToRevision(result: CallToolResult, revision: string): CallToolResult {
+  if (result.structuredContent === undefined) return result;
+  if (revisionHasStructuredContent(revision) && isJsonObject(result.structuredContent)) return result;
+  const { structuredContent: _dropped, ...rest } = result;
+  return rest;
+}
+
+export const errorResult = (message: string): CallToolResult => ({
+  content: [{ type: 'text', text: message }],
+  isError: true,
+});

@@ -1,0 +1,10 @@
+// The stdio transport: newline-delimited JSON-RPC over a child process's stdin and stdout.
+
+export { LineSplitter, type LineSplitterOptions } from './line-splitter.js';
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  StdioServerTransport,
+  type StdioServerTransportOptions,
+} from './server-transport.js';
+export { attachSignalHandlers, type ShutdownSignal } from './signals.js';

@@ -6,8 +6,10 @@ import type { RequestId } from '../jsonrpc/index.js';
 export interface SendOptions {
   /** The incoming request this message belongs to (its response, progress, logs, server→client requests). */
   relatedRequestId?: RequestId;
-  /** True when this message is the final response to `relatedRequestId`. */
+  /** True when this message is the final response to `relatedRequestId` (or an error answering an unreadable message). */
   final?: boolean;
+  /** When the final response is a JSON-RPC error: its code (HTTP maps it to a status without parsing). */
+  errorCode?: number;
 }
 
 /** Facts about one incoming message that only the transport knows. */
@@ -21,6 +23,11 @@ export interface MessageExtra {
    * its own response stream, a batch collects its responses into one array.
    */
   reply?: (message: string, options: SendOptions) => void;
+  /**
+   * Legacy Streamable HTTP only: ends the SSE connection of this request without ending the request; the client
+   * reconnects with Last-Event-ID and gets the rest (2025-11-25 polling). Absent on other transports.
+   */
+  closeStream?: () => void;
 }
 
 /**

@@ -94,7 +94,7 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
 
   const checked = await validateArguments(record, args);
   if (!checked.ok) {
-    const message = formatIssues(checked.issues, `tool "${record.name}"`);
+    const message = formatIssues(checked.issues, `Invalid arguments for tool "${record.name}"`);
     if (server.inputErrors === 'protocol') throw new RpcError(ErrorCode.InvalidParams, message);
     return fitToRevision(errorResult(message), scope.envelope.protocolVersion);
   }
@@ -174,5 +174,5 @@ async function checkOutput(record: ToolRecord, result: CallToolResult): Promise<
   const outcome = record.output?.validate(result.structuredContent);
   const checked = outcome instanceof Promise ? await outcome : outcome;
   if (checked === undefined || checked.ok) return undefined;
-  return formatIssues(checked.issues, `output of tool "${record.name}"`);
+  return formatIssues(checked.issues, `Output of tool "${record.name}" does not match its outputSchema`);
 }

@@ -101,7 +101,7 @@ export class ServerConnection {
         value = parseJson(raw, this.#server.maxJsonDepth);
       } catch (error) {
         const rpc = error as RpcError; // parseJson throws only RpcError
-        this.#reply(extra, encodeError(undefined, rpc.code, rpc.message), {});
+        this.#reply(extra, encodeError(undefined, rpc.code, rpc.message), { final: true, errorCode: rpc.code });
         return;
       }
     }
@@ -120,7 +120,11 @@ export class ServerConnection {
         this.#batch(message.items, extra);
         return;
       case 'invalid':
-        this.#reply(extra, encodeError(message.id, message.error.code, message.error.message), {});
+        this.#reply(extra, encodeError(message.id, message.error.code, message.error.message), {
+          ...(message.id !== undefined && { relatedRequestId: message.id }),
+          final: true,
+          errorCode: message.error.code,
+        });
         return;
     }
   }
@@ -130,14 +134,18 @@ export class ServerConnection {
     else this.send(message, options);
   }
 
+  #fail(extra: MessageExtra | undefined, id: RequestId, code: number, message: string, data?: unknown): void {
+    this.#reply(extra, encodeError(id, code, message, data), { relatedRequestId: id, final: true, errorCode: code });
+  }
+
   #request(request: JsonRpcRequest, extra: MessageExtra | undefined): void {
     const { id, method, params } = request;
     if (this.#inflight.has(id)) {
-      this.#reply(extra, encodeError(id, ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`), {});
+      this.#fail(extra, id, ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`);
       return;
     }
     if (this.#inflight.size >= this.#server.maxInFlight) {
-      this.#reply(extra, encodeError(id, ErrorCode.InternalError, `Too many requests in flight on this connection (limit ${this.#server.maxInFlight}); wait for some to finish`), {});
+      this.#fail(extra, id, ErrorCode.InternalError, `Too many requests in flight on this connection (limit ${this.#server.maxInFlight}); wait for some to finish`);
       return;
     }
     let envelope: RequestEnvelope;
@@ -161,7 +169,7 @@ export class ServerConnection {
         era = 'legacy';
       } else if (method === Method.Ping) {
         // Legacy clients may ping before initializing.
-        this.#reply(extra, encodeRequestResult(id), {});
+        this.#reply(extra, encodeRequestResult(id), { relatedRequestId: id, final: true });
         return;
       } else {
         envelope = readModernEnvelope(params); // throws the envelope error that explains what is missing
@@ -169,7 +177,7 @@ export class ServerConnection {
       }
     } catch (error) {
       const rpc = error as RpcError; // readModernEnvelope throws only RpcError
-      this.#reply(extra, encodeError(id, rpc.code, rpc.message, rpc.data), { relatedRequestId: id, final: true });
+      this.#fail(extra, id, rpc.code, rpc.message, rpc.data);
       return;
     }
     const scope = new RequestScope(this.#server, this, id, method, params, era, envelope, extra);
@@ -218,14 +226,14 @@ export class ServerConnection {
       this.#reply(
         extra,
         encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are only allowed on protocol revision 2025-03-26'),
-        {},
+        { final: true, errorCode: ErrorCode.InvalidRequest },
       );
       return;
     }
     const collected: string[] = [];
     let expected = 0;
     const finish = (): void => {
-      if (collected.length === expected && expected > 0) this.#reply(extra, '[' + collected.join(',') + ']', {});
+      if (collected.length === expected && expected > 0) this.#reply(extra, '[' + collected.join(',') + ']', { final: true });
     };
     const batchExtra: MessageExtra = {
       ...extra,
@@ -250,7 +258,7 @@ export class ServerConnection {
       const kind = classify(item);
       if (kind.kind === 'request' && kind.message.method === Method.Initialize) continue;
       if (kind.kind === 'batch') {
-        batchExtra.reply?.(encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: batches cannot be nested'), {});
+        batchExtra.reply?.(encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: batches cannot be nested'), { final: true });
         continue;
       }
       this.receive(item, batchExtra);

@@ -90,7 +90,18 @@ export class ToolContext {
     return this.#broker.request(requests, this.signal);
   }
 
-  /** Flushes pending progress (before the final response) and stops further notifications. */
+  /**
+   * Legacy Streamable HTTP (2025-11-25 polling): closes this request's SSE connection now without ending the call;
+   * the client reconnects with Last-Event-ID. Returns false where the transport has no such thing.
+   */
+  closeStream(): boolean {
+    const close = this.#scope.extra?.closeStream;
+    if (close === undefined) return false;
+    close();
+    return true;
+  }
+
+  /** @internal Flushes pending progress (before the final response) and stops further notifications. */
   finish(): void {
     if (this.#reporter !== undefined) {
       this.#reporter.flush();

@@ -1,6 +1,6 @@
 // One incoming request while it is being handled: its facts, where its messages go, and how it ends.
 
-import { encodeError, encodeNotification, RpcError, type JsonObject, type RequestId } from '../jsonrpc/index.js';
+import { ErrorCode, encodeError, encodeNotification, RpcError, type JsonObject, type RequestId } from '../jsonrpc/index.js';
 import {
   MetaKey,
   Notification,
@@ -81,21 +81,24 @@ export class RequestScope implements NotificationSink {
   }
 
   /** The final response, already encoded. Sent at most once, and never after cancellation. */
-  respond(message: string): void {
+  respond(message: string, errorCode?: number): void {
     if (this.done || this.cancelled) return;
     this.done = true;
-    this.#send(message, { relatedRequestId: this.id, final: true });
+    this.#send(
+      message,
+      errorCode === undefined ? { relatedRequestId: this.id, final: true } : { relatedRequestId: this.id, final: true, errorCode },
+    );
   }
 
   /** Turns anything thrown while handling into an error response; internals stay in the log. */
   fail(error: unknown): void {
     if (error instanceof RpcError) {
-      this.respond(encodeError(this.id, error.code, error.message, error.data));
+      this.respond(encodeError(this.id, error.code, error.message, error.data), error.code);
       return;
     }
     const reference = newReference();
     this.server.logger.error(`${this.method} failed (reference ${reference})`, error);
-    this.respond(encodeError(this.id, -32603, `Internal error (reference ${reference})`));
+    this.respond(encodeError(this.id, ErrorCode.InternalError, `Internal error (reference ${reference})`), ErrorCode.InternalError);
   }
 
   cancel(reason: unknown): void {

@@ -242,7 +242,7 @@ export class McpServer {
     const table = scope.era === 'modern' ? this.#modern : this.#legacy;
     const handler = table.get(scope.method);
     if (handler === undefined) {
-      scope.respond(encodeError(scope.id, ErrorCode.MethodNotFound, this.#notFound(scope)));
+      scope.respond(encodeError(scope.id, ErrorCode.MethodNotFound, this.#notFound(scope)), ErrorCode.MethodNotFound);
       return;
     }
     let outcome: Outcome | Promise<Outcome>;
@@ -320,16 +320,17 @@ export class McpServer {
 
   /** @internal The legacy handshake: negotiate a legacy revision (never 2026-07-28) and open the session. */
   initialize(connection: ServerConnection, id: RequestId, params: JsonObject | undefined, extra: MessageExtra | undefined): void {
-    const reply = (message: string): void => {
-      if (extra?.reply !== undefined) extra.reply(message, { relatedRequestId: id, final: true });
-      else connection.send(message, { relatedRequestId: id, final: true });
+    const reply = (message: string, errorCode?: number): void => {
+      const options = errorCode === undefined ? { relatedRequestId: id, final: true } : { relatedRequestId: id, final: true, errorCode };
+      if (extra?.reply !== undefined) extra.reply(message, options);
+      else connection.send(message, options);
     };
     if (connection.legacy !== undefined) {
-      reply(encodeError(id, ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized'));
+      reply(encodeError(id, ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized'), ErrorCode.InvalidRequest);
       return;
     }
     if (typeof params?.protocolVersion !== 'string') {
-      reply(encodeError(id, ErrorCode.InvalidParams, 'Invalid params: initialize needs params.protocolVersion (a string)'));
+      reply(encodeError(id, ErrorCode.InvalidParams, 'Invalid params: initialize needs params.protocolVersion (a string)'), ErrorCode.InvalidParams);
       return;
     }
     const capabilities = isJsonObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : {};

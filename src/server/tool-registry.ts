@@ -1,6 +1,6 @@
 // The tool registry: compiled tools in a deterministic order, and tools/list pages serialised once per change.
 
-import { compileSchema, validateXMcpHeaders, type CompiledSchema } from '../schema/index.js';
+import { collectXMcpHeaders, compileSchema, validateXMcpHeaders, type CompiledSchema, type XMcpHeader } from '../schema/index.js';
 import type { Tool } from '../protocol/index.js';
 import { DefinitionError } from './errors.js';
 import { encodeCursor } from './pagination.js';
@@ -15,6 +15,8 @@ export interface ToolRecord {
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
   enabled: boolean;
+  /** Arguments mirrored into Mcp-Param-* headers on the modern HTTP wire (x-mcp-header), found at registration. */
+  readonly mcpHeaders: readonly XMcpHeader[];
   /** This tool's JSON in each list variant, serialised at registration. */
   readonly json: Readonly<Record<ListVariant, string>>;
 }
@@ -61,7 +63,15 @@ export function compileTool(config: ToolConfig): ToolRecord {
   }
   const headerProblem = validateXMcpHeaders(input.jsonSchema);
   if (headerProblem !== undefined) throw new DefinitionError(`${owner}: invalid x-mcp-header: ${headerProblem}`);
-  return { name: config.name, config, input, output, enabled: true, json: serialise(config, input, output) };
+  return {
+    name: config.name,
+    config,
+    input,
+    output,
+    enabled: true,
+    mcpHeaders: collectXMcpHeaders(input.jsonSchema),
+    json: serialise(config, input, output),
+  };
 }
 
 export class ToolRegistry {

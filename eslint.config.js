@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // Lower layers first. A file in layer N may import only from layers < N (and its own).
-const layers = ['jsonrpc', 'protocol', 'schema', 'server', 'client', 'transports', 'policy', 'tools', 'gateway', 'cli'];
+const layers = [
+  'jsonrpc',
+  'protocol',
+  'schema',
+  'server',
+  'client',
+  'transports',
+  'policy',
+  'tools',
+  'gateway',
+  'cli',
+];
 // server and client are siblings: neither may import the other.
 const forbiddenFor = (layer) => {
   const index = layers.indexOf(layer);
@@ -31,7 +42,9 @@ const layering = layers.map((layer) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', '.conformance/**', 'conformance-results/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', 'bench/results/**', '.conformance/**', 'conformance-results/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -71,7 +84,13 @@ export default tseslint.config(
   },
   ...layering,
   {
-    files: ['test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.{ts,mjs,js}', 'scripts/**/*.{mjs,js}', 'bin/**/*.js'],
+    files: [
+      'test/**/*.ts',
+      'examples/**/*.ts',
+      'bench/**/*.{ts,mjs,js}',
+      'scripts/**/*.{mjs,js}',
+      'bin/**/*.js',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

@@ -24,6 +24,12 @@ export {
 } from './server/index.js';
 export { createLinkedPair } from './transports/memory/index.js';
 export { ErrorCode, RpcError } from './jsonrpc/index.js';
-export { MODERN_REVISION, LEGACY_REVISIONS, type Transport, type SendOptions, type MessageExtra } from './protocol/index.js';
+export {
+  MODERN_REVISION,
+  LEGACY_REVISIONS,
+  type Transport,
+  type SendOptions,
+  type MessageExtra,
+} from './protocol/index.js';
 export type * from './protocol/types.js';
 export { SchemaError, formatIssues, type SchemaInput, type InferSchema } from './schema/index.js';

@@ -9,10 +9,16 @@ export const encodeId = (id: RequestId): string => (typeof id === 'number' ? Str
 export const encodeResultText = (id: RequestId, resultJson: string): string =>
   '{"jsonrpc":"2.0","id":' + encodeId(id) + ',"result":' + resultJson + '}';
 
-export const encodeResult = (id: RequestId, result: object): string => encodeResultText(id, JSON.stringify(result));
+export const encodeResult = (id: RequestId, result: object): string =>
+  encodeResultText(id, JSON.stringify(result));
 
 /** An error response; the id is omitted when it could not be read from the request. */
-export function encodeError(id: RequestId | undefined, code: number, message: string, data?: unknown): string {
+export function encodeError(
+  id: RequestId | undefined,
+  code: number,
+  message: string,
+  data?: unknown,
+): string {
   const error = data === undefined ? { code, message } : { code, message, data };
   return id === undefined
     ? JSON.stringify({ jsonrpc: '2.0', error })

@@ -17,4 +17,11 @@ export {
   type RequestId,
 } from './message.js';
 export { DEFAULT_MAX_JSON_DEPTH, jsonDepthExceeds, parseJson } from './parse.js';
-export { encodeError, encodeId, encodeNotification, encodeRequest, encodeResult, encodeResultText } from './encode.js';
+export {
+  encodeError,
+  encodeId,
+  encodeNotification,
+  encodeRequest,
+  encodeResult,
+  encodeResultText,
+} from './encode.js';

@@ -64,11 +64,16 @@ const invalid = (id: RequestId | undefined, code: number, message: string): Clas
 /** Classifies one parsed JSON value as a request, notification, response or batch, or says why it is none. */
 export function classify(value: unknown): Classified {
   if (Array.isArray(value)) {
-    if (value.length === 0) return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+    if (value.length === 0)
+      return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
     return { kind: 'batch', items: value };
   }
   if (!isJsonObject(value)) {
-    return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC message must be a JSON object');
+    return invalid(
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Invalid Request: a JSON-RPC message must be a JSON object',
+    );
   }
   const rawId = value.id;
   const readableId = isRequestId(rawId) ? rawId : undefined;
@@ -78,7 +83,11 @@ export function classify(value: unknown): Classified {
   const method = value.method;
   if (method !== undefined) {
     if (typeof method !== 'string' || method.length === 0) {
-      return invalid(readableId, ErrorCode.InvalidRequest, 'Invalid Request: "method" must be a non-empty string');
+      return invalid(
+        readableId,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: "method" must be a non-empty string',
+      );
     }
     const params = value.params;
     if (params !== undefined && !isJsonObject(params)) {
@@ -97,17 +106,29 @@ export function classify(value: unknown): Classified {
   }
   if ('result' in value || 'error' in value) {
     if (readableId === undefined && !('error' in value)) {
-      return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: a response needs a string or integer "id"');
+      return invalid(
+        undefined,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: a response needs a string or integer "id"',
+      );
     }
     if ('error' in value) {
       const error = value.error;
       if (!isJsonObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
-        return invalid(readableId, ErrorCode.InvalidRequest, 'Invalid Request: "error" must have an integer code and a message');
+        return invalid(
+          readableId,
+          ErrorCode.InvalidRequest,
+          'Invalid Request: "error" must have an integer code and a message',
+        );
       }
     } else if (!isJsonObject(value.result)) {
       return invalid(readableId, ErrorCode.InvalidRequest, 'Invalid Request: "result" must be a JSON object');
     }
     return { kind: 'response', message: value as unknown as JsonRpcResponse };
   }
-  return invalid(readableId, ErrorCode.InvalidRequest, 'Invalid Request: a message needs "method", "result" or "error"');
+  return invalid(
+    readableId,
+    ErrorCode.InvalidRequest,
+    'Invalid Request: a message needs "method", "result" or "error"',
+  );
 }

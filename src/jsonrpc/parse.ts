@@ -29,7 +29,10 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 /** Parses one JSON text; throws RpcError -32700 (parse error) or -32600 (too deeply nested). */
 export function parseJson(text: string, maxDepth: number = DEFAULT_MAX_JSON_DEPTH): unknown {
   if (jsonDepthExceeds(text, maxDepth)) {
-    throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: JSON nesting is deeper than ${maxDepth} levels`);
+    throw new RpcError(
+      ErrorCode.InvalidRequest,
+      `Invalid Request: JSON nesting is deeper than ${maxDepth} levels`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;

@@ -31,7 +31,10 @@ export function readModernEnvelope(params: JsonObject | undefined): RequestEnvel
   }
   const version = meta[MetaKey.ProtocolVersion];
   if (typeof version !== 'string' || version.length === 0) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: params._meta["${MetaKey.ProtocolVersion}"] is required`);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: params._meta["${MetaKey.ProtocolVersion}"] is required`,
+    );
   }
   const capabilities = meta[MetaKey.ClientCapabilities];
   if (!isJsonObject(capabilities)) {
@@ -55,7 +58,10 @@ export function readModernEnvelope(params: JsonObject | undefined): RequestEnvel
   }
   const progressToken = meta.progressToken;
   if (progressToken !== undefined && !isRequestId(progressToken)) {
-    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: params._meta.progressToken must be a string or an integer');
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: params._meta.progressToken must be a string or an integer',
+    );
   }
   return {
     protocolVersion: version,

@@ -1,6 +1,15 @@
 // Log levels (RFC 5424 severities, as MCP names them) and their order.
 
-export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LOGGING_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
 
 const rank: Record<string, number> = Object.fromEntries(LOGGING_LEVELS.map((level, index) => [level, index]));

@@ -115,7 +115,13 @@ export interface EmbeddedResource {
 
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
-export const CONTENT_TYPES: ReadonlySet<string> = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
+export const CONTENT_TYPES: ReadonlySet<string> = new Set([
+  'text',
+  'image',
+  'audio',
+  'resource_link',
+  'resource',
+]);
 
 export interface CallToolResult {
   content: ContentBlock[];

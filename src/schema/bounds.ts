@@ -27,7 +27,8 @@ export function boundedJsonText(schema: object, subject: string): string {
     if (++nodes > SCHEMA_LIMITS.maxNodes) {
       throw new SchemaError(`${subject} has more than ${SCHEMA_LIMITS.maxNodes} objects and arrays`);
     }
-    if (ancestors.has(value)) throw new SchemaError(`${subject} contains a cycle; a JSON Schema must be plain JSON`);
+    if (ancestors.has(value))
+      throw new SchemaError(`${subject} contains a cycle; a JSON Schema must be plain JSON`);
     ancestors.add(value);
     for (const child of Object.values(value)) visit(child, depth + 1);
     ancestors.delete(value);
@@ -38,7 +39,9 @@ export function boundedJsonText(schema: object, subject: string): string {
   try {
     text = JSON.stringify(schema);
   } catch (error) {
-    throw new SchemaError(`${subject} cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SchemaError(
+      `${subject} cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > SCHEMA_LIMITS.maxBytes) {

@@ -59,11 +59,20 @@ function describe(error: ErrorObject): ValidationIssue {
         message: `is required when ${JSON.stringify(params['property'])} is present`,
       };
     case 'additionalProperties':
-      return { path: appendPointer(at, name('additionalProperty')), message: 'is not allowed (unknown property)' };
+      return {
+        path: appendPointer(at, name('additionalProperty')),
+        message: 'is not allowed (unknown property)',
+      };
     case 'unevaluatedProperties':
-      return { path: appendPointer(at, name('unevaluatedProperty')), message: 'is not allowed (unknown property)' };
+      return {
+        path: appendPointer(at, name('unevaluatedProperty')),
+        message: 'is not allowed (unknown property)',
+      };
     case 'propertyNames':
-      return { path: at, message: `has a property name that is not allowed: ${JSON.stringify(params['propertyName'])}` };
+      return {
+        path: at,
+        message: `has a property name that is not allowed: ${JSON.stringify(params['propertyName'])}`,
+      };
     case 'type':
       return { path: at, message: `must be ${orList(params['type'])}, got ${jsonTypeOf(data)}` };
     case 'enum':
@@ -82,21 +91,42 @@ function describe(error: ErrorObject): ValidationIssue {
     case 'multipleOf':
       return { path: at, message: `must be a multiple of ${name('multipleOf')}${got}` };
     case 'minLength':
-      return { path: at, message: `must have at least ${plural(params['limit'], 'character')} (got ${sizeOf(data)})` };
+      return {
+        path: at,
+        message: `must have at least ${plural(params['limit'], 'character')} (got ${sizeOf(data)})`,
+      };
     case 'maxLength':
-      return { path: at, message: `must have at most ${plural(params['limit'], 'character')} (got ${sizeOf(data)})` };
+      return {
+        path: at,
+        message: `must have at most ${plural(params['limit'], 'character')} (got ${sizeOf(data)})`,
+      };
     case 'minItems':
-      return { path: at, message: `must have at least ${plural(params['limit'], 'item')} (got ${sizeOf(data)})` };
+      return {
+        path: at,
+        message: `must have at least ${plural(params['limit'], 'item')} (got ${sizeOf(data)})`,
+      };
     case 'maxItems':
     case 'additionalItems':
     case 'unevaluatedItems':
-      return { path: at, message: `must have at most ${plural(params['limit'], 'item')} (got ${sizeOf(data)})` };
+      return {
+        path: at,
+        message: `must have at most ${plural(params['limit'], 'item')} (got ${sizeOf(data)})`,
+      };
     case 'minProperties':
-      return { path: at, message: `must have at least ${plural(params['limit'], 'property')} (got ${sizeOf(data)})` };
+      return {
+        path: at,
+        message: `must have at least ${plural(params['limit'], 'property')} (got ${sizeOf(data)})`,
+      };
     case 'maxProperties':
-      return { path: at, message: `must have at most ${plural(params['limit'], 'property')} (got ${sizeOf(data)})` };
+      return {
+        path: at,
+        message: `must have at most ${plural(params['limit'], 'property')} (got ${sizeOf(data)})`,
+      };
     case 'uniqueItems':
-      return { path: at, message: `must not contain duplicates (items ${name('j')} and ${name('i')} are equal)` };
+      return {
+        path: at,
+        message: `must not contain duplicates (items ${name('j')} and ${name('i')} are equal)`,
+      };
     case 'contains':
       return {
         path: at,
@@ -114,11 +144,17 @@ function describe(error: ErrorObject): ValidationIssue {
             : 'must match exactly one of the allowed shapes (oneOf), but matches more than one',
       };
     case 'anyOf':
-      return { path: at, message: 'must match at least one of the allowed shapes (anyOf); see the other messages here' };
+      return {
+        path: at,
+        message: 'must match at least one of the allowed shapes (anyOf); see the other messages here',
+      };
     case 'not':
       return { path: at, message: 'must not match the schema under "not"' };
     case 'if':
-      return { path: at, message: `must also match the "${name('failingKeyword')}" schema of an if/then/else rule` };
+      return {
+        path: at,
+        message: `must also match the "${name('failingKeyword')}" schema of an if/then/else rule`,
+      };
     case 'false schema':
       return { path: at, message: 'is not allowed here' };
     default:

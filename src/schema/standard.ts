@@ -37,7 +37,11 @@ function toResult(result: StandardSchemaV1.Result<unknown>): ValidationResult<un
 // Exporting JSON Schema can be costly and one schema object is often shared by many tools.
 const cache = new WeakMap<object, Partial<Record<SchemaRole, CompiledSchema>>>();
 
-function exportJsonSchema(schema: StandardSchemaV1, role: SchemaRole, subject: string): Record<string, unknown> {
+function exportJsonSchema(
+  schema: StandardSchemaV1,
+  role: SchemaRole,
+  subject: string,
+): Record<string, unknown> {
   const props = schema['~standard'];
   const vendor = String(props.vendor);
   // Read as possibly absent: the static type promises jsonSchema, but plain Standard Schemas do not have it.
@@ -62,7 +66,11 @@ function exportJsonSchema(schema: StandardSchemaV1, role: SchemaRole, subject: s
 }
 
 /** Compiles a Standard Schema for one role: `.input()` JSON Schema for arguments, `.output()` for results. */
-export function compileStandardSchema(schema: StandardSchemaV1, role: SchemaRole, subject: string): CompiledSchema {
+export function compileStandardSchema(
+  schema: StandardSchemaV1,
+  role: SchemaRole,
+  subject: string,
+): CompiledSchema {
   const roles = cache.get(schema) ?? {};
   const known = roles[role];
   if (known !== undefined) return known;

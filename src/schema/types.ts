@@ -29,7 +29,8 @@ export type StandardSchemaWithJson<Input = unknown, Output = Input> = StandardSc
 export type SchemaInput = StandardSchemaWithJson | JsonObject;
 
 /** The TypeScript type a schema validates to: the Standard Schema's output type, or a plain object for raw JSON Schema. */
-export type InferSchema<S> = S extends StandardSchemaV1<unknown, infer Output> ? Output : Record<string, unknown>;
+export type InferSchema<S> =
+  S extends StandardSchemaV1<unknown, infer Output> ? Output : Record<string, unknown>;
 
 /** Which side of a tool a schema describes: its arguments (inputSchema) or its structured result (outputSchema). */
 export type SchemaRole = 'input' | 'output';

@@ -15,7 +15,13 @@ export interface SubschemaVisit {
 }
 
 // Keywords whose value is a map from names to subschemas: their keys are names, never keywords.
-const NAMED_SUBSCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const NAMED_SUBSCHEMAS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+]);
 // Keywords whose value is data: a `$ref` or `x-mcp-header` key inside them is just a value.
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 
@@ -39,7 +45,9 @@ export function forEachSubschema(root: JsonObject, visit: (entry: SubschemaVisit
         for (const [name, child] of Object.entries(value)) {
           if (!isJsonObject(child)) continue;
           const propertyPath =
-            keyword === 'properties' && entry.propertyPath !== undefined ? [...entry.propertyPath, name] : undefined;
+            keyword === 'properties' && entry.propertyPath !== undefined
+              ? [...entry.propertyPath, name]
+              : undefined;
           children.push({ schema: child, pointer: appendPointer(pointer, name), propertyPath });
         }
       } else if (Array.isArray(value)) {

@@ -18,18 +18,33 @@ class LegacyInputBroker implements InputBroker {
   constructor(scope: RequestScope) {
     this.#scope = scope;
   }
-  async request(requests: Record<string, InputRequest>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async request(
+    requests: Record<string, InputRequest>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const { clientCapabilities } = this.#scope.envelope;
     const entries = Object.entries(requests);
     for (const [, request] of entries) {
-      const capability = request.method === 'elicitation/create' ? 'elicitation' : request.method === 'roots/list' ? 'roots' : 'sampling';
+      const capability =
+        request.method === 'elicitation/create'
+          ? 'elicitation'
+          : request.method === 'roots/list'
+            ? 'roots'
+            : 'sampling';
       if (clientCapabilities[capability] === undefined) {
-        throw new ToolError(`This tool needs the client capability "${capability}", which this client did not declare`);
+        throw new ToolError(
+          `This tool needs the client capability "${capability}", which this client did not declare`,
+        );
       }
     }
     const answers = await Promise.all(
       entries.map(([, request]) =>
-        this.#scope.connection.request(this.#scope, request.method, request.params as JsonObject | undefined, signal),
+        this.#scope.connection.request(
+          this.#scope,
+          request.method,
+          request.params as JsonObject | undefined,
+          signal,
+        ),
       ),
     );
     const result: Record<string, unknown> = {};
@@ -63,7 +78,10 @@ function readCallParams(scope: RequestScope): { record: ToolRecord; args: JsonOb
   }
   const args = params?.arguments ?? {};
   if (!isJsonObject(args)) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: params.arguments of tool "${name}" must be an object`);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: params.arguments of tool "${name}" must be an object`,
+    );
   }
   const record = scope.server.tools.get(name);
   if (record === undefined) {
@@ -77,10 +95,14 @@ function gatherAnswers(scope: RequestScope, name: string, args: JsonObject): Rec
   const params = scope.params as JsonObject;
   const responses = params.inputResponses;
   if (responses !== undefined && !isJsonObject(responses)) {
-    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object keyed by input request');
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: inputResponses must be an object keyed by input request',
+    );
   }
   const token = params.requestState;
-  const earlier = token === undefined ? {} : scope.server.requestState.open(token, name, argumentsDigest(args)).a;
+  const earlier =
+    token === undefined ? {} : scope.server.requestState.open(token, name, argumentsDigest(args)).a;
   return responses === undefined ? earlier : { ...earlier, ...responses };
 }
 
@@ -127,7 +149,10 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
   }
   if (outcome === ABORTED) {
     ctx.finish();
-    return fitToRevision(errorResult(`Tool "${record.name}" timed out after ${timeoutMs} ms`), scope.envelope.protocolVersion);
+    return fitToRevision(
+      errorResult(`Tool "${record.name}" timed out after ${timeoutMs} ms`),
+      scope.envelope.protocolVersion,
+    );
   }
 
   if (broker instanceof ModernInputBroker && broker.missing !== undefined) {
@@ -140,16 +165,21 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
     };
   }
   ctx.finish();
-  if (thrown !== undefined) return fitToRevision(thrownResult(scope, record, thrown), scope.envelope.protocolVersion);
+  if (thrown !== undefined)
+    return fitToRevision(thrownResult(scope, record, thrown), scope.envelope.protocolVersion);
 
   const result = normaliseReturn(outcome, record.output !== undefined);
   if (record.output !== undefined && result.isError !== true) {
     const mismatch = await checkOutput(record, result);
     if (mismatch !== undefined) {
       const reference = newReference();
-      server.logger.error(`tool "${record.name}" returned output that does not match its outputSchema (reference ${reference}): ${mismatch}`);
+      server.logger.error(
+        `tool "${record.name}" returned output that does not match its outputSchema (reference ${reference}): ${mismatch}`,
+      );
       return fitToRevision(
-        errorResult(`Tool "${record.name}" produced output that does not match its declared outputSchema; this is a bug in the server (reference ${reference})`),
+        errorResult(
+          `Tool "${record.name}" produced output that does not match its declared outputSchema; this is a bug in the server (reference ${reference})`,
+        ),
         scope.envelope.protocolVersion,
       );
     }

@@ -101,7 +101,10 @@ export class ServerConnection {
         value = parseJson(raw, this.#server.maxJsonDepth);
       } catch (error) {
         const rpc = error as RpcError; // parseJson throws only RpcError
-        this.#reply(extra, encodeError(undefined, rpc.code, rpc.message), { final: true, errorCode: rpc.code });
+        this.#reply(extra, encodeError(undefined, rpc.code, rpc.message), {
+          final: true,
+          errorCode: rpc.code,
+        });
         return;
       }
     }
@@ -135,17 +138,31 @@ export class ServerConnection {
   }
 
   #fail(extra: MessageExtra | undefined, id: RequestId, code: number, message: string, data?: unknown): void {
-    this.#reply(extra, encodeError(id, code, message, data), { relatedRequestId: id, final: true, errorCode: code });
+    this.#reply(extra, encodeError(id, code, message, data), {
+      relatedRequestId: id,
+      final: true,
+      errorCode: code,
+    });
   }
 
   #request(request: JsonRpcRequest, extra: MessageExtra | undefined): void {
     const { id, method, params } = request;
     if (this.#inflight.has(id)) {
-      this.#fail(extra, id, ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`);
+      this.#fail(
+        extra,
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
+      );
       return;
     }
     if (this.#inflight.size >= this.#server.maxInFlight) {
-      this.#fail(extra, id, ErrorCode.InternalError, `Too many requests in flight on this connection (limit ${this.#server.maxInFlight}); wait for some to finish`);
+      this.#fail(
+        extra,
+        id,
+        ErrorCode.InternalError,
+        `Too many requests in flight on this connection (limit ${this.#server.maxInFlight}); wait for some to finish`,
+      );
       return;
     }
     let envelope: RequestEnvelope;
@@ -217,7 +234,9 @@ export class ServerConnection {
     if (pending === undefined) return; // an answer to nothing we asked (or to something we gave up on)
     this.#outgoing.delete(id);
     if ('error' in response) {
-      pending.reject(new ToolError(`The client could not complete ${pending.method}: ${response.error.message}`));
+      pending.reject(
+        new ToolError(`The client could not complete ${pending.method}: ${response.error.message}`),
+      );
     } else pending.resolve(response.result);
   }
 
@@ -225,7 +244,11 @@ export class ServerConnection {
     if (!revisionAllowsBatches(this.legacy?.revision)) {
       this.#reply(
         extra,
-        encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are only allowed on protocol revision 2025-03-26'),
+        encodeError(
+          undefined,
+          ErrorCode.InvalidRequest,
+          'Invalid Request: JSON-RPC batches are only allowed on protocol revision 2025-03-26',
+        ),
         { final: true, errorCode: ErrorCode.InvalidRequest },
       );
       return;
@@ -233,7 +256,8 @@ export class ServerConnection {
     const collected: string[] = [];
     let expected = 0;
     const finish = (): void => {
-      if (collected.length === expected && expected > 0) this.#reply(extra, '[' + collected.join(',') + ']', { final: true });
+      if (collected.length === expected && expected > 0)
+        this.#reply(extra, '[' + collected.join(',') + ']', { final: true });
     };
     const batchExtra: MessageExtra = {
       ...extra,
@@ -249,7 +273,13 @@ export class ServerConnection {
       if (kind.kind === 'request') {
         expected++;
         if (kind.message.method === Method.Initialize) {
-          collected.push(encodeError(kind.message.id, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be part of a batch'));
+          collected.push(
+            encodeError(
+              kind.message.id,
+              ErrorCode.InvalidRequest,
+              'Invalid Request: initialize must not be part of a batch',
+            ),
+          );
           continue;
         }
       } else if (kind.kind === 'invalid' || kind.kind === 'batch') expected++;
@@ -258,7 +288,10 @@ export class ServerConnection {
       const kind = classify(item);
       if (kind.kind === 'request' && kind.message.method === Method.Initialize) continue;
       if (kind.kind === 'batch') {
-        batchExtra.reply?.(encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: batches cannot be nested'), { final: true });
+        batchExtra.reply?.(
+          encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: batches cannot be nested'),
+          { final: true },
+        );
         continue;
       }
       this.receive(item, batchExtra);
@@ -267,16 +300,25 @@ export class ServerConnection {
   }
 
   /** Sends a request to the client (legacy wire only) and waits for its answer. */
-  request(scope: RequestScope, method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<unknown> {
+  request(
+    scope: RequestScope,
+    method: string,
+    params: JsonObject | undefined,
+    signal: AbortSignal,
+  ): Promise<unknown> {
     if (this.#closed) return Promise.reject(new ToolError('The client connection is closed'));
     if (this.#outgoing.size >= MAX_OUTGOING) {
-      return Promise.reject(new ToolError(`Too many requests outstanding to the client (limit ${MAX_OUTGOING})`));
+      return Promise.reject(
+        new ToolError(`Too many requests outstanding to the client (limit ${MAX_OUTGOING})`),
+      );
     }
     const id = ++this.#nextOutgoingId;
     return new Promise<unknown>((resolve, reject) => {
       const onAbort = (): void => {
         if (!this.#outgoing.delete(id)) return;
-        this.send(encodeNotification(Notification.Cancelled, { requestId: id, reason: 'the tool call ended' }));
+        this.send(
+          encodeNotification(Notification.Cancelled, { requestId: id, reason: 'the tool call ended' }),
+        );
         reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       if (signal.aborted) {
@@ -305,7 +347,8 @@ export class ServerConnection {
     this.#closed = true;
     for (const scope of this.#inflight.values()) scope.cancel(new Error('connection closed'));
     this.#inflight.clear();
-    for (const pending of this.#outgoing.values()) pending.reject(new ToolError('The client connection closed'));
+    for (const pending of this.#outgoing.values())
+      pending.reject(new ToolError('The client connection closed'));
     this.#outgoing.clear();
     this.#server.detach(this);
     this.onclose?.();
@@ -317,4 +360,5 @@ export class ServerConnection {
   }
 }
 
-const encodeRequestResult = (id: RequestId): string => '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":{}}';
+const encodeRequestResult = (id: RequestId): string =>
+  '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":{}}';

@@ -16,7 +16,8 @@ const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&
 
 /** Binary data as base64: bytes are encoded, strings must already be valid base64. */
 function toBase64(data: string | Uint8Array, what: string): string {
-  if (typeof data !== 'string') return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  if (typeof data !== 'string')
+    return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
   if (!BASE64.test(data)) throw new TypeError(`${what}: data is not valid base64`);
   return data;
 }
@@ -76,8 +77,13 @@ export function embeddedResource(input: EmbeddedResourceInput): EmbeddedResource
   }
   const base = mimeType === undefined ? { uri } : { uri, mimeType };
   const resource =
-    body !== undefined ? { ...base, text: body } : { ...base, blob: toBase64(blob ?? '', 'embeddedResource()') };
-  return withOptions({ type: 'resource' as const, resource }, { ...(annotations && { annotations }), ...(_meta && { _meta }) });
+    body !== undefined
+      ? { ...base, text: body }
+      : { ...base, blob: toBase64(blob ?? '', 'embeddedResource()') };
+  return withOptions(
+    { type: 'resource' as const, resource },
+    { ...(annotations && { annotations }), ...(_meta && { _meta }) },
+  );
 }
 
 /** A complete tool result, for handlers that want to set every field themselves. */

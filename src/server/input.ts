@@ -1,7 +1,12 @@
 // Asking the client for input (elicitation, sampling, roots): MRTR on the modern wire, server→client requests on legacy.
 
 import { ErrorCode, RpcError, isJsonObject } from '../jsonrpc/index.js';
-import { clientSupports, requiredCapabilityFor, type ClientCapabilities, type InputRequest } from '../protocol/index.js';
+import {
+  clientSupports,
+  requiredCapabilityFor,
+  type ClientCapabilities,
+  type InputRequest,
+} from '../protocol/index.js';
 
 /** Rejection used inside a modern handler when an answer is not there yet; the pipeline turns it into input_required. */
 export class InputRequiredSignal extends Error {
@@ -29,7 +34,8 @@ export function checkInputResponse(key: string, request: InputRequest, response:
       if (response.action !== 'accept' && response.action !== 'decline' && response.action !== 'cancel') {
         throw bad('action must be "accept", "decline" or "cancel"');
       }
-      if (response.content !== undefined && !isJsonObject(response.content)) throw bad('content must be an object');
+      if (response.content !== undefined && !isJsonObject(response.content))
+        throw bad('content must be an object');
       return;
     case 'sampling/createMessage':
       if (response.content === undefined || (response.role !== 'assistant' && response.role !== 'user')) {

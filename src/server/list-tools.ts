@@ -16,6 +16,7 @@ const variantFor = (scope: RequestScope): ListVariant =>
 export function listTools(scope: RequestScope): string {
   const registry = scope.server.tools;
   const cursor = scope.params?.cursor;
-  const offset = cursor === undefined ? 0 : decodeCursor(cursor, registry.pageSize, registry.enabled().length);
+  const offset =
+    cursor === undefined ? 0 : decodeCursor(cursor, registry.pageSize, registry.enabled().length);
   return registry.page(offset, variantFor(scope));
 }

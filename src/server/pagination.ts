@@ -20,4 +20,7 @@ export function decodeCursor(cursor: unknown, pageSize: number, total: number): 
 }
 
 const invalidCursor = (): RpcError =>
-  new RpcError(ErrorCode.InvalidParams, 'Invalid params: invalid or expired cursor; list again without a cursor');
+  new RpcError(
+    ErrorCode.InvalidParams,
+    'Invalid params: invalid or expired cursor; list again without a cursor',
+  );

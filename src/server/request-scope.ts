@@ -1,6 +1,13 @@
 // One incoming request while it is being handled: its facts, where its messages go, and how it ends.
 
-import { ErrorCode, encodeError, encodeNotification, RpcError, type JsonObject, type RequestId } from '../jsonrpc/index.js';
+import {
+  ErrorCode,
+  encodeError,
+  encodeNotification,
+  RpcError,
+  type JsonObject,
+  type RequestId,
+} from '../jsonrpc/index.js';
 import {
   MetaKey,
   Notification,
@@ -86,7 +93,9 @@ export class RequestScope implements NotificationSink {
     this.done = true;
     this.#send(
       message,
-      errorCode === undefined ? { relatedRequestId: this.id, final: true } : { relatedRequestId: this.id, final: true, errorCode },
+      errorCode === undefined
+        ? { relatedRequestId: this.id, final: true }
+        : { relatedRequestId: this.id, final: true, errorCode },
     );
   }
 
@@ -98,7 +107,10 @@ export class RequestScope implements NotificationSink {
     }
     const reference = newReference();
     this.server.logger.error(`${this.method} failed (reference ${reference})`, error);
-    this.respond(encodeError(this.id, ErrorCode.InternalError, `Internal error (reference ${reference})`), ErrorCode.InternalError);
+    this.respond(
+      encodeError(this.id, ErrorCode.InternalError, `Internal error (reference ${reference})`),
+      ErrorCode.InternalError,
+    );
   }
 
   cancel(reason: unknown): void {

@@ -33,7 +33,10 @@ export const argumentsDigest = (args: unknown): string =>
   createHash('sha256').update(canonicalJson(args)).digest('base64url');
 
 const rejected = (why: string): RpcError =>
-  new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}; call the tool again without it`);
+  new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params: requestState ${why}; call the tool again without it`,
+  );
 
 export class RequestStateCodec {
   readonly #key: Buffer;
@@ -60,7 +63,8 @@ export class RequestStateCodec {
     const body = parts[1] as string;
     const mac = Buffer.from(parts[2] as string, 'base64url');
     const expected = Buffer.from(this.#mac(body), 'base64url');
-    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) throw rejected('failed verification');
+    if (mac.length !== expected.length || !timingSafeEqual(mac, expected))
+      throw rejected('failed verification');
     let payload: StatePayload;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload; // authenticated above

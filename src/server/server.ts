@@ -1,6 +1,16 @@
 // McpServer: the tool registry, the two dispatch tables (modern and legacy), connections and subscriptions.
 
-import { DEFAULT_MAX_JSON_DEPTH, ErrorCode, RpcError, encodeError, encodeNotification, encodeResultText, isJsonObject, type JsonObject, type RequestId } from '../jsonrpc/index.js';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  ErrorCode,
+  RpcError,
+  encodeError,
+  encodeNotification,
+  encodeResultText,
+  isJsonObject,
+  type JsonObject,
+  type RequestId,
+} from '../jsonrpc/index.js';
 import {
   LEGACY_REVISIONS,
   MODERN_REVISIONS,
@@ -93,7 +103,8 @@ const positiveInteger = (value: number | undefined, fallback: number, name: stri
 
 const checkCacheHints = (hints: CacheHints | undefined, name: string): CacheHints => {
   const value = hints ?? { ttlMs: 0, cacheScope: 'public' };
-  if (!Number.isInteger(value.ttlMs) || value.ttlMs < 0) throw new DefinitionError(`${name}.ttlMs must be an integer ≥ 0`);
+  if (!Number.isInteger(value.ttlMs) || value.ttlMs < 0)
+    throw new DefinitionError(`${name}.ttlMs must be an integer ≥ 0`);
   if (value.cacheScope !== 'public' && value.cacheScope !== 'private') {
     throw new DefinitionError(`${name}.cacheScope must be "public" or "private"`);
   }
@@ -143,7 +154,9 @@ export class McpServer {
     this.#discoverCache = checkCacheHints(options.discoverCache, 'discoverCache');
     const listCache = checkCacheHints(options.toolsListCache, 'toolsListCache');
     this.#resultMeta =
-      options.serverInfoInResults === false ? undefined : '"_meta":' + JSON.stringify({ [MetaKey.ServerInfo]: info });
+      options.serverInfoInResults === false
+        ? undefined
+        : '"_meta":' + JSON.stringify({ [MetaKey.ServerInfo]: info });
     const tail = `"ttlMs":${listCache.ttlMs},"cacheScope":"${listCache.cacheScope}","resultType":"complete"`;
     this.tools = new ToolRegistry(
       {
@@ -193,7 +206,11 @@ export class McpServer {
   }
 
   /** Registers a handler for a method on one or both eras (resources, prompts and extensions plug in here). */
-  setRequestHandler(method: string, handler: RequestHandler, eras: { modern?: boolean; legacy?: boolean } = {}): void {
+  setRequestHandler(
+    method: string,
+    handler: RequestHandler,
+    eras: { modern?: boolean; legacy?: boolean } = {},
+  ): void {
     if (eras.modern !== false) this.#modern.set(method, handler);
     if (eras.legacy !== false) this.#legacy.set(method, handler);
     this.#discoverJson = undefined;
@@ -242,7 +259,10 @@ export class McpServer {
     const table = scope.era === 'modern' ? this.#modern : this.#legacy;
     const handler = table.get(scope.method);
     if (handler === undefined) {
-      scope.respond(encodeError(scope.id, ErrorCode.MethodNotFound, this.#notFound(scope)), ErrorCode.MethodNotFound);
+      scope.respond(
+        encodeError(scope.id, ErrorCode.MethodNotFound, this.#notFound(scope)),
+        ErrorCode.MethodNotFound,
+      );
       return;
     }
     let outcome: Outcome | Promise<Outcome>;
@@ -277,7 +297,12 @@ export class McpServer {
       scope.respond(encodeResultText(scope.id, outcome));
       return;
     }
-    scope.respond(encodeResultText(scope.id, scope.era === 'modern' ? this.modernResultJson(outcome) : JSON.stringify(outcome)));
+    scope.respond(
+      encodeResultText(
+        scope.id,
+        scope.era === 'modern' ? this.modernResultJson(outcome) : JSON.stringify(outcome),
+      ),
+    );
   }
 
   /** A modern result: `resultType` (complete unless set) and the serverInfo `_meta` spliced in once. */
@@ -285,12 +310,18 @@ export class McpServer {
     const record = result as Record<string, unknown>;
     const own = record._meta;
     if (this.#resultMeta === undefined || isJsonObject(own)) {
-      const meta = this.#resultMeta === undefined ? own : { ...(own as JsonObject), [MetaKey.ServerInfo]: this.info };
+      const meta =
+        this.#resultMeta === undefined ? own : { ...(own as JsonObject), [MetaKey.ServerInfo]: this.info };
       const merged = meta === undefined ? result : { ...record, _meta: meta };
-      return record.resultType === undefined ? JSON.stringify({ resultType: 'complete', ...merged }) : JSON.stringify(merged);
+      return record.resultType === undefined
+        ? JSON.stringify({ resultType: 'complete', ...merged })
+        : JSON.stringify(merged);
     }
     const body = JSON.stringify(result);
-    const head = record.resultType === undefined ? '{"resultType":"complete",' + this.#resultMeta : '{' + this.#resultMeta;
+    const head =
+      record.resultType === undefined
+        ? '{"resultType":"complete",' + this.#resultMeta
+        : '{' + this.#resultMeta;
     return body === '{}' ? head + '}' : head + ',' + body.slice(1);
   }
 
@@ -319,18 +350,36 @@ export class McpServer {
   }
 
   /** @internal The legacy handshake: negotiate a legacy revision (never 2026-07-28) and open the session. */
-  initialize(connection: ServerConnection, id: RequestId, params: JsonObject | undefined, extra: MessageExtra | undefined): void {
+  initialize(
+    connection: ServerConnection,
+    id: RequestId,
+    params: JsonObject | undefined,
+    extra: MessageExtra | undefined,
+  ): void {
     const reply = (message: string, errorCode?: number): void => {
-      const options = errorCode === undefined ? { relatedRequestId: id, final: true } : { relatedRequestId: id, final: true, errorCode };
+      const options =
+        errorCode === undefined
+          ? { relatedRequestId: id, final: true }
+          : { relatedRequestId: id, final: true, errorCode };
       if (extra?.reply !== undefined) extra.reply(message, options);
       else connection.send(message, options);
     };
     if (connection.legacy !== undefined) {
-      reply(encodeError(id, ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized'), ErrorCode.InvalidRequest);
+      reply(
+        encodeError(id, ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized'),
+        ErrorCode.InvalidRequest,
+      );
       return;
     }
     if (typeof params?.protocolVersion !== 'string') {
-      reply(encodeError(id, ErrorCode.InvalidParams, 'Invalid params: initialize needs params.protocolVersion (a string)'), ErrorCode.InvalidParams);
+      reply(
+        encodeError(
+          id,
+          ErrorCode.InvalidParams,
+          'Invalid params: initialize needs params.protocolVersion (a string)',
+        ),
+        ErrorCode.InvalidParams,
+      );
       return;
     }
     const capabilities = isJsonObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : {};
@@ -339,12 +388,18 @@ export class McpServer {
     connection.legacy = {
       revision,
       clientCapabilities: capabilities,
-      clientInfo: isJsonObject(info) && typeof info.name === 'string' ? (info as unknown as Implementation) : undefined,
+      clientInfo:
+        isJsonObject(info) && typeof info.name === 'string' ? (info as unknown as Implementation) : undefined,
       logLevel: undefined,
       initialized: false,
     };
-    const result: JsonObject = { protocolVersion: revision, capabilities: this.#capabilities(), serverInfo: this.info };
-    if (this.#instructions !== undefined && revision !== '2024-11-05') result.instructions = this.#instructions;
+    const result: JsonObject = {
+      protocolVersion: revision,
+      capabilities: this.#capabilities(),
+      serverInfo: this.info,
+    };
+    if (this.#instructions !== undefined && revision !== '2024-11-05')
+      result.instructions = this.#instructions;
     reply(encodeResultText(id, JSON.stringify(result)));
   }
 
@@ -386,14 +441,19 @@ export class McpServer {
     });
   }
 
-  #announce(method: string, filterKey: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'): void {
+  #announce(
+    method: string,
+    filterKey: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged',
+  ): void {
     let legacyMessage: string | undefined;
     for (const connection of this.#connections) {
       if (connection.legacy?.initialized) connection.send((legacyMessage ??= encodeNotification(method)));
     }
     for (const subscription of this.#subscriptions) {
       if (subscription.filter[filterKey] !== true) continue;
-      subscription.scope.notify(encodeNotification(method, { _meta: { [MetaKey.SubscriptionId]: subscription.scope.id } }));
+      subscription.scope.notify(
+        encodeNotification(method, { _meta: { [MetaKey.SubscriptionId]: subscription.scope.id } }),
+      );
     }
   }
 }
@@ -410,4 +470,3 @@ function setLogLevel(scope: RequestScope): object {
   if (session !== undefined) session.logLevel = level;
   return {};
 }
-

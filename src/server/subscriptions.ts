@@ -18,11 +18,17 @@ export const MAX_SUBSCRIPTIONS = 10_000;
 export function listen(scope: RequestScope): Promise<undefined> {
   const requested = scope.params?.notifications;
   if (!isJsonObject(requested)) {
-    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: subscriptions/listen needs params.notifications (an object)');
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: subscriptions/listen needs params.notifications (an object)',
+    );
   }
   const server = scope.server;
   if (server.subscriptionCount >= MAX_SUBSCRIPTIONS) {
-    throw new RpcError(ErrorCode.InternalError, `Too many open subscriptions (limit ${MAX_SUBSCRIPTIONS}); close some first`);
+    throw new RpcError(
+      ErrorCode.InternalError,
+      `Too many open subscriptions (limit ${MAX_SUBSCRIPTIONS}); close some first`,
+    );
   }
   const agreed: SubscriptionFilter = server.agreeSubscription(requested);
   scope.connection.track(scope);
@@ -39,16 +45,26 @@ export function listen(scope: RequestScope): Promise<undefined> {
           );
           // On stream transports the spec also has the server reference the listen id in notifications/cancelled.
           if (scope.extra?.reply === undefined) {
-            scope.connection.send(encodeNotification(Notification.Cancelled, { requestId: scope.id, reason: 'server shutting down' }));
+            scope.connection.send(
+              encodeNotification(Notification.Cancelled, {
+                requestId: scope.id,
+                reason: 'server shutting down',
+              }),
+            );
           }
         }
         resolve(undefined);
       },
     };
     scope.onCancel = () => subscription.end(false);
-    scope.extra?.signal?.addEventListener('abort', () => scope.cancel('response stream closed'), { once: true });
+    scope.extra?.signal?.addEventListener('abort', () => scope.cancel('response stream closed'), {
+      once: true,
+    });
     scope.notify(
-      encodeNotification(Notification.SubscriptionsAcknowledged, { _meta: subscriptionMeta(scope.id), notifications: agreed }),
+      encodeNotification(Notification.SubscriptionsAcknowledged, {
+        _meta: subscriptionMeta(scope.id),
+        notifications: agreed,
+      }),
     );
     server.addSubscription(subscription);
   });

@@ -15,7 +15,10 @@ export type ToolReturn<O> =
   | (O extends undefined ? unknown : InferSchema<O>)
   | undefined;
 
-export interface ToolConfig<I extends SchemaInput | undefined = SchemaInput | undefined, O = SchemaInput | undefined> {
+export interface ToolConfig<
+  I extends SchemaInput | undefined = SchemaInput | undefined,
+  O = SchemaInput | undefined,
+> {
   /** 1–128 characters of A–Z a–z 0–9 _ - . ; unique within the server. */
   name: string;
   title?: string;
@@ -53,7 +56,9 @@ export function checkToolName(name: unknown): asserts name is string {
 export function checkTimeout(value: unknown, owner: string): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
-    throw new DefinitionError(`${owner}: timeoutMs must be a positive integer number of milliseconds (≤ ${MAX_TIMEOUT_MS})`);
+    throw new DefinitionError(
+      `${owner}: timeoutMs must be a positive integer number of milliseconds (≤ ${MAX_TIMEOUT_MS})`,
+    );
   }
 }
 
@@ -70,7 +75,8 @@ export function checkIcons(icons: unknown, owner: string): void {
 
 /** Checks everything about a tool definition that does not involve its schemas. */
 export function checkToolConfig(config: ToolConfig): void {
-  if (typeof config !== 'object' || config === null) throw new DefinitionError('A tool definition must be an object');
+  if (typeof config !== 'object' || config === null)
+    throw new DefinitionError('A tool definition must be an object');
   checkToolName(config.name);
   const owner = `tool "${config.name}"`;
   if (typeof config.handler !== 'function') throw new DefinitionError(`${owner}: handler must be a function`);

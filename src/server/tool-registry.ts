@@ -1,6 +1,12 @@
 // The tool registry: compiled tools in a deterministic order, and tools/list pages serialised once per change.
 
-import { collectXMcpHeaders, compileSchema, validateXMcpHeaders, type CompiledSchema, type XMcpHeader } from '../schema/index.js';
+import {
+  collectXMcpHeaders,
+  compileSchema,
+  validateXMcpHeaders,
+  type CompiledSchema,
+  type XMcpHeader,
+} from '../schema/index.js';
 import type { Tool } from '../protocol/index.js';
 import { DefinitionError } from './errors.js';
 import { encodeCursor } from './pagination.js';
@@ -30,7 +36,11 @@ export interface ListSettings {
 /** The default input schema: a tool without arguments accepts only {} (MCP's recommendation). */
 const NO_ARGUMENTS = Object.freeze({ type: 'object', additionalProperties: false });
 
-function serialise(config: ToolConfig, input: CompiledSchema, output: CompiledSchema | undefined): ToolRecord['json'] {
+function serialise(
+  config: ToolConfig,
+  input: CompiledSchema,
+  output: CompiledSchema | undefined,
+): ToolRecord['json'] {
   const modern: Tool = { name: config.name } as Tool; // the schema is set below, in wire order
   if (config.title !== undefined) modern.title = config.title;
   if (config.description !== undefined) modern.description = config.description;
@@ -46,7 +56,11 @@ function serialise(config: ToolConfig, input: CompiledSchema, output: CompiledSc
   if (config.description !== undefined) old.description = config.description;
   old.inputSchema = input.jsonSchema;
   if (config.annotations !== undefined) old.annotations = config.annotations;
-  return { modern: JSON.stringify(modern), legacy: JSON.stringify(legacy), 'legacy-old': JSON.stringify(old) };
+  return {
+    modern: JSON.stringify(modern),
+    legacy: JSON.stringify(legacy),
+    'legacy-old': JSON.stringify(old),
+  };
 }
 
 /** Compiles a tool definition into a record; every mistake is a DefinitionError naming the tool. */
@@ -57,12 +71,16 @@ export function compileTool(config: ToolConfig): ToolRecord {
   let output: CompiledSchema | undefined;
   try {
     input = compileSchema(config.inputSchema ?? NO_ARGUMENTS, { role: 'input', owner });
-    output = config.outputSchema === undefined ? undefined : compileSchema(config.outputSchema, { role: 'output', owner });
+    output =
+      config.outputSchema === undefined
+        ? undefined
+        : compileSchema(config.outputSchema, { role: 'output', owner });
   } catch (error) {
     throw new DefinitionError(error instanceof Error ? error.message : String(error));
   }
   const headerProblem = validateXMcpHeaders(input.jsonSchema);
-  if (headerProblem !== undefined) throw new DefinitionError(`${owner}: invalid x-mcp-header: ${headerProblem}`);
+  if (headerProblem !== undefined)
+    throw new DefinitionError(`${owner}: invalid x-mcp-header: ${headerProblem}`);
   return {
     name: config.name,
     config,
@@ -92,7 +110,8 @@ export class ToolRegistry {
 
   add(config: ToolConfig): ToolRecord {
     const record = compileTool(config);
-    if (this.#tools.has(record.name)) throw new DefinitionError(`Tool "${record.name}" is already registered`);
+    if (this.#tools.has(record.name))
+      throw new DefinitionError(`Tool "${record.name}" is already registered`);
     this.#tools.set(record.name, record);
     this.#changed();
     return record;

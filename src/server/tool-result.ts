@@ -1,7 +1,12 @@
 // Turning whatever a handler returned into a CallToolResult, and fitting it to the client's revision.
 
 import { isJsonObject } from '../jsonrpc/index.js';
-import { CONTENT_TYPES, revisionHasStructuredContent, type CallToolResult, type ContentBlock } from '../protocol/index.js';
+import {
+  CONTENT_TYPES,
+  revisionHasStructuredContent,
+  type CallToolResult,
+  type ContentBlock,
+} from '../protocol/index.js';
 
 const RESULT_KEYS: ReadonlySet<string> = new Set(['content', 'structuredContent', 'isError', '_meta']);
 

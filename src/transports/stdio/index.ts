@@ -8,3 +8,4 @@ export {
   type StdioServerTransportOptions,
 } from './server-transport.js';
 export { attachSignalHandlers, type ShutdownSignal } from './signals.js';
+export { serveStdio, type StdioServing } from './serve.js';

@@ -17,11 +17,8 @@ const layers = [
 ];
 // server and client are siblings: neither may import the other.
 const forbiddenFor = (layer) => {
-  const index = layers.indexOf(layer);
-  const higher = layers.slice(index + 1);
-  if (layer === 'server') higher.push('client');
-  if (layer === 'client') return higher.concat(['server']).filter((l) => l !== 'client');
-  return higher;
+  const higher = layers.slice(layers.indexOf(layer) + 1);
+  return layer === 'client' ? [...higher, 'server'] : higher;
 };
 
 const layering = layers.map((layer) => ({

@@ -1,8 +1,8 @@
 // One client connection (a stdio process, an in-memory pair, a legacy HTTP session, or the stateless HTTP path).
 
+import type { RpcError } from '../jsonrpc/index.js';
 import {
   ErrorCode,
-  RpcError,
   classify,
   encodeError,
   encodeNotification,

@@ -1,7 +1,7 @@
 // Tool schemas: compiling raw JSON Schema and Standard Schemas, the issues a model sees, limits, and x-mcp-header.
 
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
 import { z } from 'zod';
 import {
@@ -429,6 +429,18 @@ describe('limits', () => {
     );
   });
 
+  it('does not print ajv warnings for unknown formats', () => {
+    const warn = mock.method(console, 'warn', () => undefined);
+    const error = mock.method(console, 'error', () => undefined);
+    try {
+      compileSchema({ type: 'object', properties: { a: { type: 'string', format: 'made-up' } } }, input);
+      assert.equal(warn.mock.callCount() + error.mock.callCount(), 0);
+    } finally {
+      warn.mock.restore();
+      error.mock.restore();
+    }
+  });
+
   it('refuses a cycle, and anything that is not a plain object', () => {
     const cyclic: JsonObject = { type: 'object' };
     cyclic['properties'] = { self: cyclic };
@@ -648,6 +660,17 @@ describe('x-mcp-header', () => {
     });
   });
 
+  it('sees a duplicate through one object shared by two properties, and survives a cycle', () => {
+    const region = { type: 'string', 'x-mcp-header': 'Region' };
+    assert.equal(
+      validateXMcpHeaders({ type: 'object', properties: { a: region, b: region } }),
+      '"Region" at /properties/b duplicates "Region" at /properties/a (header names are case-insensitive)',
+    );
+    const cyclic: JsonObject = { type: 'object' };
+    cyclic['properties'] = { self: cyclic, region };
+    assert.deepEqual(collectXMcpHeaders(cyclic), [{ header: 'Region', path: ['region'], type: 'string' }]);
+  });
+
   it('refuses empty and non-string values', () => {
     assert.equal(
       validateXMcpHeaders(withProperty({ type: 'string', 'x-mcp-header': '' })),
@@ -656,6 +679,10 @@ describe('x-mcp-header', () => {
     assert.equal(
       validateXMcpHeaders(withProperty({ type: 'string', 'x-mcp-header': 42 })),
       'the annotation at /properties/a must be a non-empty string (got 42)',
+    );
+    assert.equal(
+      validateXMcpHeaders(withProperty({ type: 'string', 'x-mcp-header': 'H'.repeat(100_000) + ' ' })),
+      `"${'H'.repeat(59)}… at /properties/a ${TOKEN_RULE}`,
     );
   });
 

@@ -42,6 +42,7 @@ const OPTIONS = {
   verbose: true, // puts the offending value on each error, for "got …" in messages
   ownProperties: true, // so that a required "toString" is not satisfied by Object.prototype
   addUsedSchema: false, // two tools may share an $id; nothing is registered by id, so they cannot clash
+  logger: false as const, // an unknown format is ignored, as 2020-12 allows, without a console line per schema
   // No loadSchema: compile never fetches, and an unknown reference is a compile error.
 } as const;
 

@@ -16,7 +16,7 @@ const PREVIEW_CHARS = 60;
 const MAX_LISTED_VALUES = 10;
 
 /** A value as JSON, cut short: messages echo what was sent, not a whole document. */
-function preview(value: unknown): string {
+export function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
 }

@@ -30,7 +30,8 @@ const toIssue = (issue: StandardSchemaV1.Issue): ValidationIssue => ({
 });
 
 function toResult(result: StandardSchemaV1.Result<unknown>): ValidationResult<unknown> {
-  if (result.issues === undefined) return { ok: true, value: result.value };
+  // The spec: a falsy `issues` means success.
+  if (!result.issues) return { ok: true, value: result.value };
   return { ok: false, issues: limitIssues(result.issues.map(toIssue)) };
 }
 
@@ -82,7 +83,8 @@ export function compileStandardSchema(
     rootType: typeof type === 'string' ? type : undefined,
     validate(value: unknown) {
       const result = props.validate(value);
-      return result instanceof Promise ? result.then(toResult) : toResult(result);
+      // Any thenable counts, not only this realm's Promise.
+      return 'then' in result ? Promise.resolve(result).then(toResult) : toResult(result);
     },
   });
   roles[role] = compiled;

@@ -1,6 +1,7 @@
 // x-mcp-header (MCP 2026-07-28): which annotations are valid, and which arguments a client mirrors into headers.
 
 import type { JsonObject } from '../jsonrpc/index.js';
+import { preview } from './issues.js';
 import { SchemaError } from './types.js';
 import { forEachSubschema } from './walk.js';
 
@@ -35,24 +36,24 @@ function scan(jsonSchema: JsonObject): Scan {
     const value = schema[X_MCP_HEADER];
     const type = schema['type'];
     if (typeof value !== 'string' || value === '') {
-      problem = `the annotation at ${where(pointer)} must be a non-empty string (got ${JSON.stringify(value)})`;
+      problem = `the annotation at ${where(pointer)} must be a non-empty string (got ${preview(value)})`;
     } else if (!TOKEN.test(value)) {
       problem =
-        `${JSON.stringify(value)} at ${where(pointer)} is not a valid header name: it must be an RFC 9110 token ` +
+        `${preview(value)} at ${where(pointer)} is not a valid header name: it must be an RFC 9110 token ` +
         "(letters, digits and !#$%&'*+-.^_`|~; no spaces, colons, control or non-ASCII characters)";
     } else if (propertyPath === undefined || propertyPath.length === 0) {
       problem =
-        `${JSON.stringify(value)} at ${where(pointer)} is not statically reachable: it must be on a property ` +
+        `${preview(value)} at ${where(pointer)} is not statically reachable: it must be on a property ` +
         'reached from the root through "properties" only (not items, oneOf, $defs, $ref targets…)';
     } else if (!HEADER_TYPES.has(type)) {
       problem =
-        `${JSON.stringify(value)} at ${where(pointer)} is on a property of type ${JSON.stringify(type) ?? '(none)'}; ` +
+        `${preview(value)} at ${where(pointer)} is on a property of type ${type === undefined ? '(none)' : preview(type)}; ` +
         'only "string", "integer" and "boolean" properties can be mirrored into headers';
     } else {
       const earlier = firstSeen.get(value.toLowerCase());
       if (earlier !== undefined) {
         problem =
-          `${JSON.stringify(value)} at ${pointer} duplicates ${JSON.stringify(earlier.header)} at ${earlier.pointer} ` +
+          `${preview(value)} at ${where(pointer)} duplicates ${preview(earlier.header)} at ${where(earlier.pointer)} ` +
           '(header names are case-insensitive)';
       } else {
         firstSeen.set(value.toLowerCase(), { header: value, pointer });

@@ -54,12 +54,18 @@ const MAX_OUTGOING = 256;
 export interface ConnectionOptions {
   /** Accept `initialize` and hold a legacy session (false for the stateless HTTP path). Default true. */
   legacy?: boolean;
+  /**
+   * The connection carries requests of many clients (the stateless HTTP path): their ids are not unique across
+   * clients, so requests are not tracked by id; each one is cancelled through its own `extra.signal`. Default false.
+   */
+  shared?: boolean;
 }
 
 export class ServerConnection {
   readonly #server: McpServer;
   readonly #transport: Transport | undefined;
   readonly #allowLegacy: boolean;
+  readonly #shared: boolean;
   readonly #inflight = new Map<RequestId, RequestScope>();
   readonly #outgoing = new Map<RequestId, PendingRequest>();
   #nextOutgoingId = 0;
@@ -72,6 +78,7 @@ export class ServerConnection {
     this.#server = server;
     this.#transport = transport;
     this.#allowLegacy = options.legacy ?? true;
+    this.#shared = options.shared ?? false;
   }
 
   get closed(): boolean {
@@ -147,7 +154,8 @@ export class ServerConnection {
 
   #request(request: JsonRpcRequest, extra: MessageExtra | undefined): void {
     const { id, method, params } = request;
-    if (this.#inflight.has(id)) {
+    // On a shared connection ids are the clients' own and may repeat across clients: they are not tracked.
+    if (!this.#shared && this.#inflight.has(id)) {
       this.#fail(
         extra,
         id,
@@ -156,7 +164,7 @@ export class ServerConnection {
       );
       return;
     }
-    if (this.#inflight.size >= this.#server.maxInFlight) {
+    if (!this.#shared && this.#inflight.size >= this.#server.maxInFlight) {
       this.#fail(
         extra,
         id,
@@ -203,7 +211,7 @@ export class ServerConnection {
 
   /** Tracks a request whose handler runs asynchronously, so that it can be cancelled. */
   track(scope: RequestScope): void {
-    this.#inflight.set(scope.id, scope);
+    if (!this.#shared) this.#inflight.set(scope.id, scope);
   }
 
   untrack(scope: RequestScope): void {

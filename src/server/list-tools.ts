@@ -3,7 +3,7 @@
 import { revisionHasStructuredContent } from '../protocol/index.js';
 import { decodeCursor } from './pagination.js';
 import type { RequestScope } from './request-scope.js';
-import type { ListVariant } from './tool-registry.js';
+import type { ListVariant } from './catalog.js';
 
 const variantFor = (scope: RequestScope): ListVariant =>
   scope.era === 'modern'

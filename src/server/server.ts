@@ -179,7 +179,7 @@ export class McpServer {
 
   /** Registers a tool; a bad or duplicate definition throws a DefinitionError right here. */
   tool<I extends SchemaInput | undefined, O>(config: ToolConfig<I, O>): RegisteredTool {
-    const record = this.tools.add(config as unknown as ToolConfig); // erase the author's precise types for storage
+    const record = this.tools.addTool(config as unknown as ToolConfig); // erase the author's precise types for storage
     let name = record.name;
     return {
       get name() {
@@ -189,7 +189,7 @@ export class McpServer {
       disable: () => this.tools.setEnabled(name, false),
       update: (changes) => {
         const current = this.tools.record(name);
-        name = this.tools.replace(name, { ...current.config, ...changes } as ToolConfig).name;
+        name = this.tools.replaceTool(name, { ...current.config, ...changes } as ToolConfig).name;
       },
       remove: () => {
         this.tools.remove(name);

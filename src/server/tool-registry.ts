@@ -9,28 +9,16 @@ import {
 } from '../schema/index.js';
 import type { Tool } from '../protocol/index.js';
 import { DefinitionError } from './errors.js';
-import { encodeCursor } from './pagination.js';
+import { Catalog, type CatalogEntry, type CatalogSettings, type ListVariant } from './catalog.js';
 import { checkToolConfig, checkToolName, type ToolConfig } from './tool-definition.js';
 
-/** The three shapes a tool list takes on the wire. */
-export type ListVariant = 'modern' | 'legacy' | 'legacy-old';
-
-export interface ToolRecord {
+export interface ToolRecord extends CatalogEntry {
   readonly name: string;
   readonly config: ToolConfig;
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
-  enabled: boolean;
   /** Arguments mirrored into Mcp-Param-* headers on the modern HTTP wire (x-mcp-header), found at registration. */
   readonly mcpHeaders: readonly XMcpHeader[];
-  /** This tool's JSON in each list variant, serialised at registration. */
-  readonly json: Readonly<Record<ListVariant, string>>;
-}
-
-export interface ListSettings {
-  pageSize: number;
-  /** Extra members of every modern list result, as JSON text without braces (cache hints, _meta). */
-  modernTail: string;
 }
 
 /** The default input schema: a tool without arguments accepts only {} (MCP's recommendation). */
@@ -40,7 +28,7 @@ function serialise(
   config: ToolConfig,
   input: CompiledSchema,
   output: CompiledSchema | undefined,
-): ToolRecord['json'] {
+): Record<ListVariant, string> {
   const modern: Tool = { name: config.name } as Tool; // the schema is set below, in wire order
   if (config.title !== undefined) modern.title = config.title;
   if (config.description !== undefined) modern.description = config.description;
@@ -82,6 +70,7 @@ export function compileTool(config: ToolConfig): ToolRecord {
   if (headerProblem !== undefined)
     throw new DefinitionError(`${owner}: invalid x-mcp-header: ${headerProblem}`);
   return {
+    key: config.name,
     name: config.name,
     config,
     input,
@@ -92,114 +81,18 @@ export function compileTool(config: ToolConfig): ToolRecord {
   };
 }
 
-export class ToolRegistry {
-  readonly #tools = new Map<string, ToolRecord>();
-  readonly #settings: ListSettings;
-  readonly #onChange: () => void;
-  #enabled: ToolRecord[] | undefined;
-  readonly #pages = new Map<string, string>();
-
-  constructor(settings: ListSettings, onChange: () => void) {
-    this.#settings = settings;
-    this.#onChange = onChange;
+/** The tools of a server: a catalog of compiled tool records, keyed by name. */
+export class ToolRegistry extends Catalog<ToolRecord> {
+  constructor(settings: Omit<CatalogSettings, 'listKey' | 'noun'>, onChange: () => void) {
+    super({ ...settings, listKey: 'tools', noun: 'Tool' }, onChange);
   }
 
-  get pageSize(): number {
-    return this.#settings.pageSize;
+  addTool(config: ToolConfig): ToolRecord {
+    return this.add(compileTool(config));
   }
 
-  add(config: ToolConfig): ToolRecord {
-    const record = compileTool(config);
-    if (this.#tools.has(record.name))
-      throw new DefinitionError(`Tool "${record.name}" is already registered`);
-    this.#tools.set(record.name, record);
-    this.#changed();
-    return record;
-  }
-
-  /** Replaces a tool's definition in place (same position in the list); a rename must not collide. */
-  replace(name: string, config: ToolConfig): ToolRecord {
-    const current = this.#require(name);
-    const record = compileTool(config);
-    if (record.name !== name && this.#tools.has(record.name)) {
-      throw new DefinitionError(`Tool "${record.name}" is already registered`);
-    }
-    record.enabled = current.enabled;
-    if (record.name === name) this.#tools.set(name, record);
-    else {
-      const entries = [...this.#tools].map(([key, value]): [string, ToolRecord] =>
-        key === name ? [record.name, record] : [key, value],
-      );
-      this.#tools.clear();
-      for (const [key, value] of entries) this.#tools.set(key, value);
-    }
-    this.#changed();
-    return record;
-  }
-
-  remove(name: string): boolean {
-    const removed = this.#tools.delete(name);
-    if (removed) this.#changed();
-    return removed;
-  }
-
-  setEnabled(name: string, enabled: boolean): void {
-    const record = this.#require(name);
-    if (record.enabled === enabled) return;
-    record.enabled = enabled;
-    this.#changed();
-  }
-
-  has(name: string): boolean {
-    return this.#tools.has(name);
-  }
-
-  /** The enabled tool with this name, if any. */
-  get(name: string): ToolRecord | undefined {
-    const record = this.#tools.get(name);
-    return record?.enabled ? record : undefined;
-  }
-
-  /** Enabled tools in registration order. */
-  enabled(): readonly ToolRecord[] {
-    this.#enabled ??= [...this.#tools.values()].filter((record) => record.enabled);
-    return this.#enabled;
-  }
-
-  /** The result JSON of the page starting at `offset`, built once per change of the list. */
-  page(offset: number, variant: ListVariant): string {
-    const key = `${variant}:${offset}`;
-    const cached = this.#pages.get(key);
-    if (cached !== undefined) return cached;
-    const tools = this.enabled();
-    const end = Math.min(offset + this.#settings.pageSize, tools.length);
-    let json = '{"tools":[';
-    for (let i = offset; i < end; i++) {
-      if (i > offset) json += ',';
-      json += (tools[i] as ToolRecord).json[variant];
-    }
-    json += ']';
-    if (end < tools.length) json += ',"nextCursor":' + JSON.stringify(encodeCursor(end));
-    json += variant === 'modern' ? ',' + this.#settings.modernTail + '}' : '}';
-    this.#pages.set(key, json);
-    return json;
-  }
-
-  /** The tool with this name, enabled or not; throws if there is none. */
-  record(name: string): ToolRecord {
-    return this.#require(name);
-  }
-
-  #require(name: string): ToolRecord {
+  replaceTool(name: string, config: ToolConfig): ToolRecord {
     checkToolName(name);
-    const record = this.#tools.get(name);
-    if (record === undefined) throw new DefinitionError(`Tool "${name}" is not registered`);
-    return record;
-  }
-
-  #changed(): void {
-    this.#enabled = undefined;
-    this.#pages.clear();
-    this.#onChange();
+    return this.replace(name, compileTool(config));
   }
 }

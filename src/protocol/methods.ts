@@ -13,6 +13,12 @@ export const Method = {
   // both
   ToolsList: 'tools/list',
   ToolsCall: 'tools/call',
+  PromptsList: 'prompts/list',
+  PromptsGet: 'prompts/get',
+  ResourcesList: 'resources/list',
+  ResourcesTemplatesList: 'resources/templates/list',
+  ResourcesRead: 'resources/read',
+  CompletionComplete: 'completion/complete',
   // server → client requests (legacy), and input requests (modern MRTR)
   ElicitationCreate: 'elicitation/create',
   SamplingCreateMessage: 'sampling/createMessage',
@@ -25,6 +31,9 @@ export const Notification = {
   Progress: 'notifications/progress',
   Message: 'notifications/message',
   ToolsListChanged: 'notifications/tools/list_changed',
+  PromptsListChanged: 'notifications/prompts/list_changed',
+  ResourcesListChanged: 'notifications/resources/list_changed',
+  ResourcesUpdated: 'notifications/resources/updated',
   SubscriptionsAcknowledged: 'notifications/subscriptions/acknowledged',
   RootsListChanged: 'notifications/roots/list_changed',
 } as const;

@@ -40,6 +40,8 @@ export interface LegacySession {
   clientInfo: Implementation | undefined;
   logLevel: LoggingLevel | undefined;
   initialized: boolean;
+  /** Resource URIs this session subscribed to (resources/subscribe). */
+  resourceSubscriptions: Set<string>;
 }
 
 interface PendingRequest {

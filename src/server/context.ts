@@ -7,12 +7,15 @@ import type {
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  EmbeddedResource,
   Implementation,
   InputRequest,
   ListRootsResult,
   LoggingLevel,
+  ResourceLink,
 } from '../protocol/index.js';
 import type { InputBroker } from './input.js';
+import { embeddedFor, linkFor, readResolved } from './resources.js';
 import { ProgressReporter } from './progress.js';
 import type { RequestScope } from './request-scope.js';
 
@@ -83,6 +86,23 @@ export class ToolContext {
     const name = key ?? `roots-${++this.#inputCounter}`;
     const answers = await this.requestInput({ [name]: { method: 'roots/list' } });
     return answers[name] as ListRootsResult; // shape checked by the broker
+  }
+
+  /** An embedded resource block with the current contents of a registered resource (static or by template). */
+  async embedResource(uri: string): Promise<EmbeddedResource> {
+    const resolved = this.#scope.server.resources.resolve(uri);
+    if (resolved === undefined) throw new Error(`embedResource(): no registered resource matches "${uri}"`);
+    const contents = await readResolved(resolved, uri, this);
+    const first = contents[0];
+    if (first === undefined) throw new Error(`embedResource(): resource "${uri}" has no contents`);
+    return embeddedFor(first);
+  }
+
+  /** A resource_link block for a registered resource (static or by template), from its metadata. */
+  linkResource(uri: string): ResourceLink {
+    const resolved = this.#scope.server.resources.resolve(uri);
+    if (resolved === undefined) throw new Error(`linkResource(): no registered resource matches "${uri}"`);
+    return linkFor(resolved, uri);
   }
 
   /** Several input requests at once, by key; on the modern wire they go out together in one InputRequiredResult. */

@@ -31,9 +31,28 @@ import { callTool } from './call-tool.js';
 import { ServerConnection, type ConnectionOptions } from './connection.js';
 import { DefinitionError, stderrLogger, type Logger } from './errors.js';
 import { listTools } from './list-tools.js';
+import { decodeCursor } from './pagination.js';
+import { MAX_RESOURCE_SUBSCRIPTIONS } from './resource-handlers.js';
 import type { RequestScope } from './request-scope.js';
 import { RequestStateCodec } from './request-state.js';
 import { listen, type Subscription } from './subscriptions.js';
+import { complete } from './completion.js';
+import { PromptCatalog, compilePrompt, getPrompt, type PromptConfig } from './prompts.js';
+import {
+  ResourceRegistry,
+  compileResource,
+  compileTemplate,
+  type ResourceConfig,
+  type ResourceTemplateConfig,
+} from './resources.js';
+import {
+  listResourceTemplates,
+  listResources,
+  readResource,
+  subscribeResource,
+  unsubscribeResource,
+} from './resource-handlers.js';
+import type { Catalog, CatalogEntry } from './catalog.js';
 import { checkTimeout, type ToolConfig } from './tool-definition.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -52,8 +71,10 @@ export interface ServerOptions {
   instructions?: string;
   /** Tools per tools/list page. Default 500. */
   pageSize?: number;
-  /** Cache hints on modern tools/list results. Default { ttlMs: 0, cacheScope: 'public' }. */
-  toolsListCache?: CacheHints;
+  /** Cache hints on modern list results (tools, prompts, resources, templates). Default { ttlMs: 0, cacheScope: 'public' }. */
+  listCache?: CacheHints;
+  /** Cache hints on modern resources/read results. Default { ttlMs: 0, cacheScope: 'private' }. */
+  resourceReadCache?: CacheHints;
   /** Cache hints on server/discover results. Default { ttlMs: 0, cacheScope: 'public' }. */
   discoverCache?: CacheHints;
   /** Default per-tool time limit. Default 60,000 ms. */
@@ -76,14 +97,17 @@ export interface ServerOptions {
   logger?: Logger;
 }
 
-/** A handle on a registered tool, to change it at runtime (clients are told of every change). */
-export interface RegisteredTool {
+/** A handle on a registered tool, prompt or resource, to change it at runtime (clients are told of every change). */
+export interface Registered<Config> {
+  /** The tool or prompt name, the resource URI or the URI template. */
   readonly name: string;
   enable(): void;
   disable(): void;
-  update(changes: Partial<ToolConfig>): void;
+  update(changes: Partial<Config>): void;
   remove(): void;
 }
+
+export type RegisteredTool = Registered<ToolConfig>;
 
 const REMOVED_ON_MODERN: ReadonlySet<string> = new Set([
   Method.Initialize,
@@ -101,8 +125,12 @@ const positiveInteger = (value: number | undefined, fallback: number, name: stri
   return value;
 };
 
-const checkCacheHints = (hints: CacheHints | undefined, name: string): CacheHints => {
-  const value = hints ?? { ttlMs: 0, cacheScope: 'public' };
+const checkCacheHints = (
+  hints: CacheHints | undefined,
+  name: string,
+  fallback: CacheHints = { ttlMs: 0, cacheScope: 'public' },
+): CacheHints => {
+  const value = hints ?? fallback;
   if (!Number.isInteger(value.ttlMs) || value.ttlMs < 0)
     throw new DefinitionError(`${name}.ttlMs must be an integer ≥ 0`);
   if (value.cacheScope !== 'public' && value.cacheScope !== 'private') {
@@ -115,6 +143,9 @@ export class McpServer {
   readonly info: Implementation;
   readonly logger: Logger;
   readonly tools: ToolRegistry;
+  readonly prompts: PromptCatalog;
+  readonly resources: ResourceRegistry;
+  readonly resourceReadCache: CacheHints;
   readonly requestState: RequestStateCodec;
   readonly defaultTimeoutMs: number;
   readonly progressIntervalMs: number;
@@ -130,8 +161,10 @@ export class McpServer {
   readonly #middleware: Middleware[] = [];
   readonly #connections = new Set<ServerConnection>();
   readonly #subscriptions = new Set<Subscription>();
+  /** Capabilities beyond tools that something registered has turned on. */
+  readonly #features = new Set<'prompts' | 'resources'>();
   #discoverJson: string | undefined;
-  #changeQueued = false;
+  readonly #changesQueued = new Set<ListKind>();
   #closed = false;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
@@ -152,18 +185,22 @@ export class McpServer {
       positiveInteger(options.requestStateTtlMs, 600_000, 'requestStateTtlMs'),
     );
     this.#discoverCache = checkCacheHints(options.discoverCache, 'discoverCache');
-    const listCache = checkCacheHints(options.toolsListCache, 'toolsListCache');
+    const listCache = checkCacheHints(options.listCache, 'listCache');
+    this.resourceReadCache = checkCacheHints(options.resourceReadCache, 'resourceReadCache', {
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
     this.#resultMeta =
       options.serverInfoInResults === false
         ? undefined
         : '"_meta":' + JSON.stringify({ [MetaKey.ServerInfo]: info });
     const tail = `"ttlMs":${listCache.ttlMs},"cacheScope":"${listCache.cacheScope}","resultType":"complete"`;
-    this.tools = new ToolRegistry(
-      {
-        pageSize: positiveInteger(options.pageSize, 500, 'pageSize'),
-        modernTail: this.#resultMeta === undefined ? tail : tail + ',' + this.#resultMeta,
-      },
-      () => this.#toolsChanged(),
+    const pageSize = positiveInteger(options.pageSize, 500, 'pageSize');
+    const modernTail = this.#resultMeta === undefined ? tail : tail + ',' + this.#resultMeta;
+    this.tools = new ToolRegistry({ pageSize, modernTail }, () => this.#listChanged('toolsListChanged'));
+    this.prompts = new PromptCatalog({ pageSize, modernTail }, () => this.#listChanged('promptsListChanged'));
+    this.resources = new ResourceRegistry(pageSize, modernTail, () =>
+      this.#listChanged('resourcesListChanged'),
     );
     this.#modern.set(Method.ServerDiscover, () => this.#discover());
     this.#modern.set(Method.ToolsList, listTools);
@@ -195,6 +232,90 @@ export class McpServer {
         this.tools.remove(name);
       },
     };
+  }
+
+  /** Registers a prompt; a bad or duplicate definition throws a DefinitionError right here. */
+  prompt(config: PromptConfig): Registered<PromptConfig> {
+    this.#enable('prompts');
+    return this.#handle(this.prompts, this.prompts.add(compilePrompt(config)).key, compilePrompt);
+  }
+
+  /** Registers a static resource (an absolute URI). */
+  resource(config: ResourceConfig): Registered<ResourceConfig> {
+    this.#enable('resources');
+    const catalog = this.resources.statics;
+    return this.#handle(catalog, catalog.add(compileResource(config)).key, compileResource);
+  }
+
+  /** Registers a resource template (RFC 6570 levels 1–3); reads of matching URIs go to its read function. */
+  resourceTemplate(config: ResourceTemplateConfig): Registered<ResourceTemplateConfig> {
+    this.#enable('resources');
+    const catalog = this.resources.templates;
+    return this.#handle(catalog, catalog.add(compileTemplate(config)).key, compileTemplate);
+  }
+
+  #handle<Config, E extends CatalogEntry & { config: Config }>(
+    catalog: Catalog<E>,
+    key: string,
+    compile: (config: Config) => E,
+  ): Registered<Config> {
+    let current = key;
+    return {
+      get name() {
+        return current;
+      },
+      enable: () => catalog.setEnabled(current, true),
+      disable: () => catalog.setEnabled(current, false),
+      update: (changes) => {
+        current = catalog.replace(current, compile({ ...catalog.record(current).config, ...changes })).key;
+      },
+      remove: () => {
+        catalog.remove(current);
+      },
+    };
+  }
+
+  /** Tells subscribers that a resource changed (legacy resources/subscribe and modern resourceSubscriptions). */
+  notifyResourceUpdated(uri: string): void {
+    let legacyMessage: string | undefined;
+    for (const connection of this.#connections) {
+      if (connection.legacy?.resourceSubscriptions.has(uri) === true) {
+        connection.send((legacyMessage ??= encodeNotification(Notification.ResourcesUpdated, { uri })));
+      }
+    }
+    for (const subscription of this.#subscriptions) {
+      if (subscription.filter.resourceSubscriptions?.includes(uri) !== true) continue;
+      subscription.scope.notify(
+        encodeNotification(Notification.ResourcesUpdated, {
+          uri,
+          _meta: { [MetaKey.SubscriptionId]: subscription.scope.id },
+        }),
+      );
+    }
+  }
+
+  /** Installs the handlers of a capability the first time something of that kind is registered. */
+  #enable(kind: 'prompts' | 'resources'): void {
+    if (this.#features.has(kind)) return;
+    this.#features.add(kind);
+    if (kind === 'prompts') {
+      this.#modern.set(Method.PromptsList, (scope) => listPage(scope, this.prompts));
+      this.#legacy.set(Method.PromptsList, (scope) => listPage(scope, this.prompts));
+      this.#modern.set(Method.PromptsGet, getPrompt);
+      this.#legacy.set(Method.PromptsGet, getPrompt);
+    } else {
+      this.#modern.set(Method.ResourcesList, listResources);
+      this.#legacy.set(Method.ResourcesList, listResources);
+      this.#modern.set(Method.ResourcesTemplatesList, listResourceTemplates);
+      this.#legacy.set(Method.ResourcesTemplatesList, listResourceTemplates);
+      this.#modern.set(Method.ResourcesRead, readResource);
+      this.#legacy.set(Method.ResourcesRead, readResource);
+      this.#legacy.set(Method.ResourcesSubscribe, subscribeResource);
+      this.#legacy.set(Method.ResourcesUnsubscribe, unsubscribeResource);
+    }
+    this.#modern.set(Method.CompletionComplete, complete);
+    this.#legacy.set(Method.CompletionComplete, complete);
+    this.#discoverJson = undefined;
   }
 
   // ---- extension points ----------------------------------------------------------------------------------
@@ -335,7 +456,11 @@ export class McpServer {
   // ---- eras -----------------------------------------------------------------------------------------------
 
   #capabilities(): ServerCapabilities {
-    return { tools: { listChanged: true }, logging: {} };
+    const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
+    if (this.#features.has('prompts')) capabilities.prompts = { listChanged: true };
+    if (this.#features.has('resources')) capabilities.resources = { subscribe: true, listChanged: true };
+    if (this.#features.size > 0) capabilities.completions = {};
+    return capabilities;
   }
 
   #discover(): string {
@@ -392,6 +517,7 @@ export class McpServer {
         isJsonObject(info) && typeof info.name === 'string' ? (info as unknown as Implementation) : undefined,
       logLevel: undefined,
       initialized: false,
+      resourceSubscriptions: new Set(),
     };
     const result: JsonObject = {
       protocolVersion: revision,
@@ -418,6 +544,18 @@ export class McpServer {
   agreeSubscription(requested: JsonObject): SubscriptionFilter {
     const agreed: SubscriptionFilter = {};
     if (requested.toolsListChanged === true) agreed.toolsListChanged = true;
+    if (requested.promptsListChanged === true && this.#features.has('prompts'))
+      agreed.promptsListChanged = true;
+    if (this.#features.has('resources')) {
+      if (requested.resourcesListChanged === true) agreed.resourcesListChanged = true;
+      const uris = requested.resourceSubscriptions;
+      if (Array.isArray(uris)) {
+        const wanted = uris
+          .filter((uri): uri is string => typeof uri === 'string')
+          .slice(0, MAX_RESOURCE_SUBSCRIPTIONS);
+        if (wanted.length > 0) agreed.resourceSubscriptions = wanted;
+      }
+    }
     return agreed;
   }
 
@@ -431,14 +569,16 @@ export class McpServer {
     this.#subscriptions.delete(subscription);
   }
 
-  #toolsChanged(): void {
-    if (this.#changeQueued) return;
-    this.#changeQueued = true;
-    // Several changes in one turn of the event loop (a batch of registrations) make one notification.
-    queueMicrotask(() => {
-      this.#changeQueued = false;
-      this.#announce(Notification.ToolsListChanged, 'toolsListChanged');
-    });
+  #listChanged(kind: ListKind): void {
+    if (this.#changesQueued.size === 0) {
+      // Several changes in one turn of the event loop (a batch of registrations) make one notification per list.
+      queueMicrotask(() => {
+        const kinds = [...this.#changesQueued];
+        this.#changesQueued.clear();
+        for (const queued of kinds) this.#announce(LIST_CHANGED[queued], queued);
+      });
+    }
+    this.#changesQueued.add(kind);
   }
 
   #announce(
@@ -456,6 +596,21 @@ export class McpServer {
       );
     }
   }
+}
+
+type ListKind = 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
+
+const LIST_CHANGED: Record<ListKind, string> = {
+  toolsListChanged: Notification.ToolsListChanged,
+  promptsListChanged: Notification.PromptsListChanged,
+  resourcesListChanged: Notification.ResourcesListChanged,
+};
+
+function listPage(scope: RequestScope, catalog: Catalog<CatalogEntry>): string {
+  const cursor = scope.params?.cursor;
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor, catalog.pageSize, catalog.enabled().length);
+  const variant = scope.era === 'modern' ? 'modern' : 'legacy';
+  return catalog.page(offset, variant);
 }
 
 function setLogLevel(scope: RequestScope): object {

@@ -1,0 +1,105 @@
+// resources/list, resources/templates/list, resources/read, and legacy resources/subscribe / unsubscribe.
+
+import { ErrorCode, RpcError } from '../jsonrpc/index.js';
+import { revisionHasStructuredContent } from '../protocol/index.js';
+import type { ListVariant } from './catalog.js';
+import { ToolError } from './errors.js';
+import { execute } from './execute.js';
+import { decodeCursor } from './pagination.js';
+import type { RequestScope } from './request-scope.js';
+import { readResolved, resourceNotFound } from './resources.js';
+
+/** Resource URIs one legacy session may subscribe to. */
+export const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
+
+const variantFor = (scope: RequestScope): ListVariant =>
+  scope.era === 'modern'
+    ? 'modern'
+    : revisionHasStructuredContent(scope.envelope.protocolVersion)
+      ? 'legacy'
+      : 'legacy-old';
+
+const invalid = (message: string): RpcError =>
+  new RpcError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+
+export function listResources(scope: RequestScope): string {
+  const catalog = scope.server.resources.statics;
+  const cursor = scope.params?.cursor;
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor, catalog.pageSize, catalog.enabled().length);
+  return catalog.page(offset, variantFor(scope));
+}
+
+export function listResourceTemplates(scope: RequestScope): string {
+  const catalog = scope.server.resources.templates;
+  const cursor = scope.params?.cursor;
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor, catalog.pageSize, catalog.enabled().length);
+  return catalog.page(offset, variantFor(scope));
+}
+
+const readUri = (scope: RequestScope): string => {
+  const uri = scope.params?.uri;
+  if (typeof uri !== 'string' || uri.length === 0)
+    throw invalid(`${scope.method} needs params.uri (a string)`);
+  return uri;
+};
+
+export async function readResource(scope: RequestScope): Promise<object | undefined> {
+  const uri = readUri(scope);
+  const server = scope.server;
+  const modern = scope.era === 'modern';
+  const resolved = server.resources.resolve(uri);
+  if (resolved === undefined) throw resourceNotFound(uri, modern);
+  const execution = await execute(scope, {
+    binding: `resource:${uri}`,
+    args: {},
+    timeoutMs: resolved.record.config.timeoutMs ?? server.defaultTimeoutMs,
+    run: (ctx) => readResolved(resolved, uri, ctx),
+  });
+  switch (execution.kind) {
+    case 'cancelled':
+      return undefined;
+    case 'input_required':
+      return execution.result;
+    case 'timed_out':
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `Reading "${uri}" timed out after ${execution.timeoutMs} ms`,
+      );
+    case 'thrown': {
+      const error = execution.error;
+      if (error instanceof RpcError) throw error;
+      if (error instanceof ToolError) throw new RpcError(ErrorCode.InternalError, error.message);
+      throw error; // logged and answered neutrally by the dispatcher
+    }
+    case 'value': {
+      const contents = execution.value as unknown[]; // readResolved returns normalised contents
+      if (contents.length === 0) throw resourceNotFound(uri, modern);
+      if (!modern) return { contents };
+      const hints = server.resourceReadCache;
+      return { contents, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
+    }
+  }
+}
+
+export function subscribeResource(scope: RequestScope): object {
+  const uri = readUri(scope);
+  if (scope.server.resources.resolve(uri) === undefined) throw resourceNotFound(uri, false);
+  const session = scope.connection.legacy;
+  if (session === undefined) return {};
+  if (
+    !session.resourceSubscriptions.has(uri) &&
+    session.resourceSubscriptions.size >= MAX_RESOURCE_SUBSCRIPTIONS
+  ) {
+    throw invalid(
+      `this session already has ${MAX_RESOURCE_SUBSCRIPTIONS} resource subscriptions; unsubscribe from some first`,
+    );
+  }
+  session.resourceSubscriptions.add(uri);
+  return {};
+}
+
+export function unsubscribeResource(scope: RequestScope): object {
+  const uri = readUri(scope);
+  scope.connection.legacy?.resourceSubscriptions.delete(uri);
+  return {};
+}

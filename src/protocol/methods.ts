@@ -19,6 +19,10 @@ export const Method = {
   ResourcesTemplatesList: 'resources/templates/list',
   ResourcesRead: 'resources/read',
   CompletionComplete: 'completion/complete',
+  // tasks extension (io.modelcontextprotocol/tasks)
+  TasksGet: 'tasks/get',
+  TasksUpdate: 'tasks/update',
+  TasksCancel: 'tasks/cancel',
   // server → client requests (legacy), and input requests (modern MRTR)
   ElicitationCreate: 'elicitation/create',
   SamplingCreateMessage: 'sampling/createMessage',

@@ -5,7 +5,9 @@ import { ErrorCode, RpcError, isJsonObject, type JsonObject } from '../jsonrpc/i
 import type { CallToolResult } from '../protocol/index.js';
 import { formatIssues, type ValidationResult } from '../schema/index.js';
 import { ToolError, newReference } from './errors.js';
-import { execute } from './execute.js';
+import { execute, type Execution } from './execute.js';
+import { declaresTasks, missingTasksCapability } from './tasks/task-manager.js';
+import { taskSupport } from './tool-definition.js';
 import { InputRequiredSignal } from './input.js';
 import type { RequestScope } from './request-scope.js';
 import type { ToolRecord } from './tool-registry.js';
@@ -41,6 +43,10 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
   const { record, args } = readCallParams(scope);
   const server = scope.server;
   const revision = scope.envelope.protocolVersion;
+  const support = taskSupport(record);
+  const asTask =
+    support !== undefined && scope.era === 'modern' && declaresTasks(scope.envelope.clientCapabilities);
+  if (support?.support === 'required' && !asTask) throw missingTasksCapability();
   const checked = await validateArguments(record, args);
   if (!checked.ok) {
     const message = formatIssues(checked.issues, `Invalid arguments for tool "${record.name}"`);
@@ -52,39 +58,56 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
     args,
     timeoutMs: record.config.timeoutMs ?? server.defaultTimeoutMs,
     run: (ctx) => record.config.handler(checked.value as never, ctx),
+    ...(asTask && {
+      task: {
+        immediately: support.start === 'immediately',
+        timeoutMs: record.config.timeoutMs ?? server.taskTimeoutMs,
+        settle: async (ended: Execution) => (await settle(scope, record, ended)) ?? errorResult('cancelled'),
+      },
+    }),
   });
   switch (execution.kind) {
     case 'cancelled':
       return undefined; // the client cancelled or went away: no reply
-    case 'timed_out':
-      return fitToRevision(
-        errorResult(`Tool "${record.name}" timed out after ${execution.timeoutMs} ms`),
-        revision,
-      );
     case 'input_required':
+    case 'task':
       return execution.result;
+    default: {
+      const result = await settle(scope, record, execution);
+      return result === undefined || scope.era === 'modern' ? result : fitToRevision(result, revision);
+    }
+  }
+}
+
+/** The tool result for how a handler ended (the synchronous reply, or a task's stored result). */
+async function settle(
+  scope: RequestScope,
+  record: ToolRecord,
+  execution: Execution,
+): Promise<CallToolResult | undefined> {
+  switch (execution.kind) {
+    case 'cancelled':
+    case 'input_required':
+    case 'task':
+      return undefined;
+    case 'timed_out':
+      return errorResult(`Tool "${record.name}" timed out after ${execution.timeoutMs} ms`);
     case 'thrown':
-      return fitToRevision(thrownResult(scope, record, execution.error), revision);
+      return thrownResult(scope, record, execution.error);
     case 'value':
       break;
   }
   const result = normaliseReturn(execution.value, record.output !== undefined);
-  if (record.output !== undefined && result.isError !== true) {
-    const mismatch = await checkOutput(record, result);
-    if (mismatch !== undefined) {
-      const reference = newReference();
-      server.logger.error(
-        `tool "${record.name}" returned output that does not match its outputSchema (reference ${reference}): ${mismatch}`,
-      );
-      return fitToRevision(
-        errorResult(
-          `Tool "${record.name}" produced output that does not match its declared outputSchema; this is a bug in the server (reference ${reference})`,
-        ),
-        revision,
-      );
-    }
-  }
-  return scope.era === 'modern' ? result : fitToRevision(result, revision);
+  if (record.output === undefined || result.isError === true) return result;
+  const mismatch = await checkOutput(record, result);
+  if (mismatch === undefined) return result;
+  const reference = newReference();
+  scope.server.logger.error(
+    `tool "${record.name}" returned output that does not match its outputSchema (reference ${reference}): ${mismatch}`,
+  );
+  return errorResult(
+    `Tool "${record.name}" produced output that does not match its declared outputSchema; this is a bug in the server (reference ${reference})`,
+  );
 }
 
 function thrownResult(scope: RequestScope, record: ToolRecord, error: unknown): CallToolResult {

@@ -23,14 +23,39 @@ export class ToolContext {
   /** Aborts on client cancellation, a closed response stream, the tool's timeout, or server shutdown. */
   readonly signal: AbortSignal;
   readonly #scope: RequestScope;
-  readonly #broker: InputBroker;
+  #broker: InputBroker;
+  readonly #escalate: (() => Promise<void>) | undefined;
+  #isTask = false;
   #reporter: ProgressReporter | undefined;
   #inputCounter = 0;
 
-  constructor(scope: RequestScope, signal: AbortSignal, broker: InputBroker) {
+  constructor(scope: RequestScope, signal: AbortSignal, broker: InputBroker, escalate?: () => Promise<void>) {
     this.#scope = scope;
     this.signal = signal;
     this.#broker = broker;
+    this.#escalate = escalate;
+  }
+
+  /**
+   * Tasks extension: continue as a task. The client gets a CreateTaskResult now and polls tasks/get; input requests
+   * from here on go through tasks/update. Resolves true once running as a task, false where that is not possible
+   * (the tool does not support tasks, or the request did not declare the extension): the call simply goes on.
+   */
+  async runAsTask(): Promise<boolean> {
+    if (this.#escalate === undefined) return false;
+    if (!this.#isTask) await this.#escalate();
+    return true;
+  }
+
+  /** True once the call runs as a task. */
+  get isTask(): boolean {
+    return this.#isTask;
+  }
+
+  /** @internal */
+  useBroker(broker: InputBroker): void {
+    this.#broker = broker;
+    this.#isTask = true;
   }
 
   get requestId(): RequestId {

@@ -14,7 +14,18 @@ export type Execution =
   | { kind: 'thrown'; error: unknown }
   | { kind: 'input_required'; result: object }
   | { kind: 'cancelled' }
-  | { kind: 'timed_out'; timeoutMs: number };
+  | { kind: 'timed_out'; timeoutMs: number }
+  | { kind: 'task'; result: object };
+
+/** How a handler that may become a task (tasks extension) runs. */
+export interface TaskOptions {
+  /** Create the task before the handler starts (else when it calls ctx.runAsTask()). */
+  immediately: boolean;
+  /** Time limit once running as a task. */
+  timeoutMs: number;
+  /** Turns how the handler ended into the task's result (or throws an RpcError: the task fails). */
+  settle(execution: Execution): Promise<object>;
+}
 
 export interface ExecuteOptions {
   /** What a requestState is bound to besides the arguments: "tool:<name>", "prompt:<name>", "resource:<uri>". */
@@ -22,6 +33,8 @@ export interface ExecuteOptions {
   args: unknown;
   timeoutMs: number;
   run: (ctx: ToolContext) => unknown;
+  /** Present when this call may run as a task (the client declared the extension and the tool supports it). */
+  task?: TaskOptions;
 }
 
 /** A legacy broker: each input request becomes a JSON-RPC request to the client over the connection. */
@@ -66,6 +79,7 @@ class LegacyInputBroker implements InputBroker {
 }
 
 const ABORTED = Symbol('aborted');
+const ESCALATED = Symbol('escalated');
 
 const onTimeout = (controller: AbortController): void => controller.abort(new Error('timed out'));
 
@@ -90,13 +104,14 @@ function gatherAnswers(scope: RequestScope, binding: string, args: unknown): Rec
 }
 
 export async function execute(scope: RequestScope, options: ExecuteOptions): Promise<Execution> {
-  const broker =
+  const modernBroker =
     scope.era === 'modern'
       ? new ModernInputBroker(
           gatherAnswers(scope, options.binding, options.args),
           scope.envelope.clientCapabilities,
         )
-      : new LegacyInputBroker(scope);
+      : undefined;
+  const broker: InputBroker = modernBroker ?? new LegacyInputBroker(scope);
   const controller = new AbortController();
   scope.controller = controller;
   const external = scope.extra?.signal;
@@ -105,38 +120,128 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
     else external.addEventListener('abort', () => scope.cancel(external.reason), { once: true });
   }
   const timer = setTimeout(onTimeout, options.timeoutMs, controller);
-  const ctx = new ToolContext(scope, controller.signal, broker);
+  // Becoming a task: `escalation` wins the race below; `started` settles once the task is stored and the handler's
+  // input broker is the task's (runAsTask() waits for it; an "immediately" task only starts its handler then).
+  let escalate: (() => Promise<void>) | undefined;
+  let started: { promise: Promise<void>; resolve(): void; reject(error: unknown): void } | undefined;
+  let escalation: Promise<typeof ESCALATED> | undefined;
+  if (options.task !== undefined) {
+    started = deferred();
+    const gate = started;
+    escalation = new Promise<typeof ESCALATED>((resolve) => {
+      escalate = () => {
+        resolve(ESCALATED);
+        return gate.promise;
+      };
+    });
+  }
+  const ctx = new ToolContext(scope, controller.signal, broker, escalate);
+  const immediately = options.task?.immediately === true && started !== undefined;
+  if (immediately) void escalate?.().catch(() => undefined);
   scope.connection.track(scope);
+  const running = (immediately ? (started as { promise: Promise<void> }).promise : Promise.resolve()).then(
+    () => options.run(ctx),
+  );
   let outcome: unknown;
   let thrown: unknown;
   let threw = false;
   try {
-    const running = Promise.resolve().then(() => options.run(ctx));
-    outcome = await Promise.race([running, whenAborted(controller.signal)]);
+    const racers: Promise<unknown>[] = [running, whenAborted(controller.signal)];
+    if (escalation !== undefined) racers.push(escalation);
+    outcome = await Promise.race(racers);
   } catch (error) {
     thrown = error;
     threw = true;
   } finally {
     clearTimeout(timer);
     scope.connection.untrack(scope);
-    ctx.finish();
   }
+  if (outcome === ESCALATED && options.task !== undefined && !scope.cancelled) {
+    try {
+      const execution = await startTask(scope, ctx, controller, running, modernBroker, options.task);
+      started?.resolve();
+      return execution;
+    } catch (error) {
+      started?.reject(error);
+      throw error;
+    }
+  }
+  ctx.finish();
   if (scope.cancelled) return { kind: 'cancelled' };
   if (outcome === ABORTED) return { kind: 'timed_out', timeoutMs: options.timeoutMs };
-  if (broker instanceof ModernInputBroker && broker.missing !== undefined) {
+  if (modernBroker !== undefined && modernBroker.missing !== undefined) {
     if (thrown instanceof RpcError) throw thrown;
     return {
       kind: 'input_required',
       result: {
         resultType: 'input_required',
-        inputRequests: broker.missing,
+        inputRequests: modernBroker.missing,
         requestState: scope.server.requestState.seal(
           options.binding,
           argumentsDigest(options.args),
-          broker.used,
+          modernBroker.used,
         ),
       },
     };
   }
   return threw ? { kind: 'thrown', error: thrown } : { kind: 'value', value: outcome };
+}
+
+function deferred(): { promise: Promise<void>; resolve(): void; reject(error: unknown): void } {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  promise.catch(() => undefined); // a rejection is also delivered to whoever awaits it
+  return { promise, resolve, reject };
+}
+
+/**
+ * The handler goes on as a task: the request is answered with CreateTaskResult once the task is stored, and
+ * from then on only tasks/cancel or the task's own time limit abort it; input comes through tasks/update.
+ */
+async function startTask(
+  scope: RequestScope,
+  ctx: ToolContext,
+  controller: AbortController,
+  running: Promise<unknown>,
+  modernBroker: ModernInputBroker | undefined,
+  task: TaskOptions,
+): Promise<Execution> {
+  scope.controller = undefined; // the request's own cancellation no longer reaches the handler
+  ctx.finish(); // no progress or log notifications for tasks
+  const subject = scope.extra?.auth?.subject;
+  const manager = scope.server.tasks;
+  const state = await manager.create(
+    controller,
+    scope.envelope.clientCapabilities,
+    modernBroker?.available ?? {},
+    typeof subject === 'string' ? subject : undefined,
+  );
+  ctx.useBroker(manager.broker(state.taskId));
+  const timer = setTimeout(onTimeout, task.timeoutMs, controller);
+  void Promise.race([running, whenAborted(controller.signal)])
+    .then(
+      (value): Execution =>
+        value === ABORTED
+          ? controller.signal.reason instanceof Error && controller.signal.reason.message === 'timed out'
+            ? { kind: 'timed_out', timeoutMs: task.timeoutMs }
+            : { kind: 'cancelled' }
+          : { kind: 'value', value },
+      (error: unknown): Execution => ({ kind: 'thrown', error }),
+    )
+    .then(async (execution) => {
+      clearTimeout(timer);
+      if (execution.kind === 'cancelled') return;
+      try {
+        await manager.complete(state.taskId, (await task.settle(execution)) as JsonObject);
+      } catch (error) {
+        await manager.fail(state.taskId, error);
+      }
+    })
+    .catch((error: unknown) => scope.server.logger.error(`task ${state.taskId} could not be settled`, error));
+  const { owner: _owner, ...visible } = state;
+  return { kind: 'task', result: { resultType: 'task', ...visible } };
 }

@@ -60,6 +60,11 @@ export class ModernInputBroker implements InputBroker {
   /** Requests still unanswered: sent as inputRequests. */
   missing: Record<string, InputRequest> | undefined;
 
+  /** Every answer on hand: from earlier rounds and from this retry. */
+  get available(): Record<string, unknown> {
+    return this.#available;
+  }
+
   constructor(available: Record<string, unknown>, capabilities: ClientCapabilities) {
     this.#available = available;
     this.#capabilities = capabilities;

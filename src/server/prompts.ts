@@ -167,6 +167,8 @@ export async function getPrompt(scope: RequestScope): Promise<object | undefined
       if (error instanceof ToolError) throw new RpcError(ErrorCode.InternalError, error.message);
       throw error; // logged and answered neutrally by the dispatcher
     }
+    case 'task':
+      throw new RpcError(ErrorCode.InternalError, 'Internal error: only tools run as tasks');
     case 'value': {
       const result = normalise(execution.value);
       if (result !== undefined) return result;

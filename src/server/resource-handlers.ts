@@ -71,6 +71,8 @@ export async function readResource(scope: RequestScope): Promise<object | undefi
       if (error instanceof ToolError) throw new RpcError(ErrorCode.InternalError, error.message);
       throw error; // logged and answered neutrally by the dispatcher
     }
+    case 'task':
+      throw new RpcError(ErrorCode.InternalError, 'Internal error: only tools run as tasks');
     case 'value': {
       const contents = execution.value as unknown[]; // readResolved returns normalised contents
       if (contents.length === 0) throw resourceNotFound(uri, modern);

@@ -53,6 +53,15 @@ import {
   unsubscribeResource,
 } from './resource-handlers.js';
 import type { Catalog, CatalogEntry } from './catalog.js';
+import { cancelTask, getTask, updateTask } from './tasks/task-handlers.js';
+import {
+  TASKS_EXTENSION,
+  TaskManager,
+  declaresTasks,
+  missingTasksCapability,
+  taskNotification,
+} from './tasks/task-manager.js';
+import { MemoryTaskStore, type TaskState, type TaskStore } from './tasks/task-store.js';
 import { checkTimeout, type ToolConfig } from './tool-definition.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -95,6 +104,14 @@ export interface ServerOptions {
   serverInfoInResults?: boolean;
   /** Where the server's own diagnostics go. Default: stderr. */
   logger?: Logger;
+  /** Tasks extension: where task state is kept. Default: a bounded in-memory store (10,000 tasks). */
+  taskStore?: TaskStore;
+  /** Tasks extension: how long a task stays readable after creation (null: no limit). Default 1 hour. */
+  taskTtlMs?: number | null;
+  /** Tasks extension: the polling interval suggested to clients. Default 500 ms. */
+  taskPollIntervalMs?: number;
+  /** Tasks extension: default time limit of a tool running as a task. Default 1 hour. */
+  taskTimeoutMs?: number;
 }
 
 /** A handle on a registered tool, prompt or resource, to change it at runtime (clients are told of every change). */
@@ -146,6 +163,8 @@ export class McpServer {
   readonly prompts: PromptCatalog;
   readonly resources: ResourceRegistry;
   readonly resourceReadCache: CacheHints;
+  readonly tasks: TaskManager;
+  readonly taskTimeoutMs: number;
   readonly requestState: RequestStateCodec;
   readonly defaultTimeoutMs: number;
   readonly progressIntervalMs: number;
@@ -162,7 +181,7 @@ export class McpServer {
   readonly #connections = new Set<ServerConnection>();
   readonly #subscriptions = new Set<Subscription>();
   /** Capabilities beyond tools that something registered has turned on. */
-  readonly #features = new Set<'prompts' | 'resources'>();
+  readonly #features = new Set<Feature>();
   #discoverJson: string | undefined;
   readonly #changesQueued = new Set<ListKind>();
   #closed = false;
@@ -202,6 +221,19 @@ export class McpServer {
     this.resources = new ResourceRegistry(pageSize, modernTail, () =>
       this.#listChanged('resourcesListChanged'),
     );
+    checkTimeout(options.taskTimeoutMs, 'server');
+    this.taskTimeoutMs = options.taskTimeoutMs ?? 3_600_000;
+    const taskTtl = options.taskTtlMs === undefined ? 3_600_000 : options.taskTtlMs;
+    if (taskTtl !== null) positiveInteger(taskTtl, 1, 'taskTtlMs');
+    this.tasks = new TaskManager(
+      options.taskStore ?? new MemoryTaskStore(),
+      {
+        ttlMs: taskTtl,
+        pollIntervalMs: positiveInteger(options.taskPollIntervalMs, 500, 'taskPollIntervalMs'),
+      },
+      (task) => this.#publishTask(task),
+      this.logger,
+    );
     this.#modern.set(Method.ServerDiscover, () => this.#discover());
     this.#modern.set(Method.ToolsList, listTools);
     this.#modern.set(Method.ToolsCall, callTool);
@@ -216,6 +248,7 @@ export class McpServer {
 
   /** Registers a tool; a bad or duplicate definition throws a DefinitionError right here. */
   tool<I extends SchemaInput | undefined, O>(config: ToolConfig<I, O>): RegisteredTool {
+    if (config.task !== undefined) this.#enable('tasks');
     const record = this.tools.addTool(config as unknown as ToolConfig); // erase the author's precise types for storage
     let name = record.name;
     return {
@@ -295,9 +328,16 @@ export class McpServer {
   }
 
   /** Installs the handlers of a capability the first time something of that kind is registered. */
-  #enable(kind: 'prompts' | 'resources'): void {
+  #enable(kind: Feature): void {
     if (this.#features.has(kind)) return;
     this.#features.add(kind);
+    this.#discoverJson = undefined;
+    if (kind === 'tasks') {
+      this.#modern.set(Method.TasksGet, getTask);
+      this.#modern.set(Method.TasksUpdate, updateTask);
+      this.#modern.set(Method.TasksCancel, cancelTask);
+      return;
+    }
     if (kind === 'prompts') {
       this.#modern.set(Method.PromptsList, (scope) => listPage(scope, this.prompts));
       this.#legacy.set(Method.PromptsList, (scope) => listPage(scope, this.prompts));
@@ -459,14 +499,16 @@ export class McpServer {
     const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
     if (this.#features.has('prompts')) capabilities.prompts = { listChanged: true };
     if (this.#features.has('resources')) capabilities.resources = { subscribe: true, listChanged: true };
-    if (this.#features.size > 0) capabilities.completions = {};
+    if (this.#features.has('prompts') || this.#features.has('resources')) capabilities.completions = {};
     return capabilities;
   }
 
   #discover(): string {
+    const capabilities = this.#capabilities();
+    if (this.#features.has('tasks')) capabilities.extensions = { [TASKS_EXTENSION]: {} };
     this.#discoverJson ??= this.modernResultJson({
       supportedVersions: [...MODERN_REVISIONS],
-      capabilities: this.#capabilities(),
+      capabilities,
       ...(this.#instructions !== undefined && { instructions: this.#instructions }),
       ttlMs: this.#discoverCache.ttlMs,
       cacheScope: this.#discoverCache.cacheScope,
@@ -541,7 +583,7 @@ export class McpServer {
   }
 
   /** @internal The subset of a listen filter this server honours. */
-  agreeSubscription(requested: JsonObject): SubscriptionFilter {
+  agreeSubscription(requested: JsonObject, capabilities: ClientCapabilities): SubscriptionFilter {
     const agreed: SubscriptionFilter = {};
     if (requested.toolsListChanged === true) agreed.toolsListChanged = true;
     if (requested.promptsListChanged === true && this.#features.has('prompts'))
@@ -556,7 +598,24 @@ export class McpServer {
         if (wanted.length > 0) agreed.resourceSubscriptions = wanted;
       }
     }
+    const taskIds = requested.taskIds;
+    if (Array.isArray(taskIds) && this.#features.has('tasks')) {
+      if (!declaresTasks(capabilities)) throw missingTasksCapability();
+      const wanted = taskIds
+        .filter((id): id is string => typeof id === 'string')
+        .slice(0, MAX_RESOURCE_SUBSCRIPTIONS);
+      if (wanted.length > 0) (agreed as SubscriptionFilter & { taskIds?: string[] }).taskIds = wanted;
+    }
     return agreed;
+  }
+
+  /** notifications/tasks to listen streams that asked for this task. */
+  #publishTask(task: TaskState): void {
+    for (const subscription of this.#subscriptions) {
+      const ids = (subscription.filter as SubscriptionFilter & { taskIds?: string[] }).taskIds;
+      if (ids?.includes(task.taskId) === true)
+        subscription.scope.notify(taskNotification(task, subscription.scope.id));
+    }
   }
 
   /** @internal */
@@ -597,6 +656,8 @@ export class McpServer {
     }
   }
 }
+
+type Feature = 'prompts' | 'resources' | 'tasks';
 
 type ListKind = 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
 

@@ -30,7 +30,7 @@ export function listen(scope: RequestScope): Promise<undefined> {
       `Too many open subscriptions (limit ${MAX_SUBSCRIPTIONS}); close some first`,
     );
   }
-  const agreed: SubscriptionFilter = server.agreeSubscription(requested);
+  const agreed: SubscriptionFilter = server.agreeSubscription(requested, scope.envelope.clientCapabilities);
   scope.connection.track(scope);
   return new Promise<undefined>((resolve) => {
     const subscription: Subscription = {

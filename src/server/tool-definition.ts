@@ -30,9 +30,30 @@ export interface ToolConfig<
   inputSchema?: I;
   /** Output schema for structuredContent. */
   outputSchema?: O;
-  /** Per-tool time limit in milliseconds (default: the server's, 60 s). */
+  /** Per-tool time limit in milliseconds (default: the server's, 60 s; for tasks, the server's task limit, 1 h). */
   timeoutMs?: number;
+  /**
+   * Tasks extension (io.modelcontextprotocol/tasks), for clients that declare it on the modern wire:
+   * 'optional' runs as a task for them and synchronously for others; 'required' refuses others (-32021).
+   * `start: 'immediately'` (default) creates the task before the handler runs; 'when-asked' waits for
+   * ctx.runAsTask(), so the handler can gather input synchronously first or answer fast calls directly.
+   */
+  task?: TaskSupport['support'] | TaskSupport;
   handler: (args: InferSchema<I>, ctx: ToolContext) => ToolReturn<O> | Promise<ToolReturn<O>>;
+}
+
+export interface TaskSupport {
+  support: 'optional' | 'required';
+  start?: 'immediately' | 'when-asked';
+}
+
+/** The tool's task support in its long form, or undefined. */
+export function taskSupport(record: { config: Pick<ToolConfig, 'task'> }): Required<TaskSupport> | undefined {
+  const task = record.config.task;
+  if (task === undefined) return undefined;
+  return typeof task === 'string'
+    ? { support: task, start: 'immediately' }
+    : { support: task.support, start: task.start ?? 'immediately' };
 }
 
 /** Identity function that lets TypeScript infer a tool's argument types from its schema. */
@@ -101,4 +122,19 @@ export function checkToolConfig(config: ToolConfig): void {
   }
   checkIcons(config.icons, owner);
   checkTimeout(config.timeoutMs, owner);
+  const task = config.task;
+  if (task !== undefined) {
+    const long = typeof task === 'string' ? { support: task } : task;
+    if (long.support !== 'optional' && long.support !== 'required') {
+      throw new DefinitionError(`${owner}: task must be "optional" or "required" (or { support, start })`);
+    }
+    if (
+      typeof task === 'object' &&
+      task.start !== undefined &&
+      task.start !== 'immediately' &&
+      task.start !== 'when-asked'
+    ) {
+      throw new DefinitionError(`${owner}: task.start must be "immediately" or "when-asked"`);
+    }
+  }
 }

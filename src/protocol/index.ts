@@ -8,4 +8,4 @@ export { hasModernMeta, legacyProgressToken, readModernEnvelope } from './envelo
 export { clientSupports, requiredCapabilityFor } from './capabilities.js';
 export type * from './types.js';
 export { CONTENT_TYPES } from './types.js';
-export type { MessageExtra, SendOptions, Transport } from './transport.js';
+export { TransportError, type MessageExtra, type SendOptions, type Transport } from './transport.js';

@@ -10,6 +10,12 @@ export interface SendOptions {
   final?: boolean;
   /** When the final response is a JSON-RPC error: its code (HTTP maps it to a status without parsing). */
   errorCode?: number;
+  /** Client side: the id of the request this message is (so a transport can report delivery failures for it). */
+  requestId?: RequestId;
+  /** Client side, HTTP: headers for this message's POST (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*). */
+  headers?: Readonly<Record<string, string>>;
+  /** Client side, HTTP: aborting ends this request's POST and its response stream (the modern wire's cancellation). */
+  signal?: AbortSignal;
 }
 
 /** Facts about one incoming message that only the transport knows. */
@@ -28,6 +34,8 @@ export interface MessageExtra {
    * reconnects with Last-Event-ID and gets the rest (2025-11-25 polling). Absent on other transports.
    */
   closeStream?: () => void;
+  /** Client side, HTTP: the status of the response that carried this message. */
+  httpStatus?: number;
 }
 
 /**
@@ -41,4 +49,28 @@ export interface Transport {
   onmessage?: (message: string | unknown, extra?: MessageExtra) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  /**
+   * Client side: a request could not be delivered or answered at the transport level (an HTTP status without a
+   * JSON-RPC body, a network error, a stream that ended without the response). The client fails that request.
+   */
+  onrequesterror?: (requestId: RequestId, error: TransportError) => void;
+  /** Client side: true when the modern wire cancels a request by closing its stream (HTTP), not by notification. */
+  readonly closesStreamToCancel?: boolean;
+  /** Client side, legacy HTTP: the negotiated version, sent as MCP-Protocol-Version on every later request. */
+  setProtocolVersion?(version: string): void;
+  /** Client side, legacy HTTP: opens the standalone stream for server-initiated messages (after initialization). */
+  openEventStream?(): void;
+}
+
+/** A transport-level failure of one request, with what the transport saw. */
+export class TransportError extends Error {
+  readonly status: number | undefined;
+  readonly body: string | undefined;
+
+  constructor(message: string, status?: number, body?: string) {
+    super(message);
+    this.name = 'TransportError';
+    this.status = status;
+    this.body = body;
+  }
 }

@@ -1,0 +1,283 @@
+// The client's JSON-RPC plumbing over one transport: ids, pending requests, time limits, cancellation, progress,
+// notifications, and requests the server sends (legacy wire).
+
+import {
+  classify,
+  encodeError,
+  encodeNotification,
+  encodeResult,
+  parseJson,
+  type JsonObject,
+  type JsonRpcRequest,
+  type RequestId,
+} from '../jsonrpc/index.js';
+import {
+  Notification,
+  type MessageExtra,
+  type SendOptions,
+  type Transport,
+  type TransportError,
+} from '../protocol/index.js';
+import {
+  ConnectionClosedError,
+  McpError,
+  ProtocolError,
+  RequestAbortedError,
+  RequestTimeoutError,
+} from './errors.js';
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface RequestOptions {
+  /** Time limit in ms; 0 for none (long-lived requests such as subscriptions/listen). */
+  timeoutMs: number;
+  /** Restart the time limit on every progress notification, up to maxTotalTimeoutMs. */
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** HTTP headers for this request (modern wire). */
+  headers?: Record<string, string>;
+  /** How to cancel: close the HTTP stream (modern HTTP) or send notifications/cancelled. */
+  cancelByClosingStream: boolean;
+}
+
+interface Pending {
+  method: string;
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+  options: RequestOptions;
+  timer: NodeJS.Timeout | undefined;
+  startedAt: number;
+  stream: AbortController | undefined;
+}
+
+export type ServerRequestHandler = (request: JsonRpcRequest) => Promise<JsonObject>;
+export type NotificationListener = (method: string, params: JsonObject | undefined) => void;
+
+export interface ChannelLogger {
+  warn(message: string): void;
+}
+
+export class Channel {
+  readonly #transport: Transport;
+  readonly #pending = new Map<RequestId, Pending>();
+  readonly #logger: ChannelLogger;
+  #nextId = 0;
+  #closed = false;
+  #closeReason: string | undefined;
+  onnotification: NotificationListener | undefined;
+  onrequest: ServerRequestHandler | undefined;
+  onclose: (() => void) | undefined;
+
+  constructor(transport: Transport, logger: ChannelLogger) {
+    this.#transport = transport;
+    this.#logger = logger;
+    transport.onmessage = (message, extra) => this.#receive(message, extra);
+    transport.onclose = () => this.#closedByTransport();
+    transport.onerror = (error) => this.#logger.warn(`transport: ${error.message}`);
+    transport.onrequesterror = (id, error) => this.#requestFailed(id, error);
+  }
+
+  get transport(): Transport {
+    return this.#transport;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sends a request and waits for its result; a JSON-RPC error becomes McpError. */
+  request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+    if (this.#closed) return Promise.reject(new ConnectionClosedError(this.#closeReason));
+    const id = ++this.#nextId;
+    if (options.onProgress !== undefined) {
+      params = {
+        ...params,
+        _meta: { ...((params._meta as JsonObject | undefined) ?? {}), progressToken: id },
+      };
+    }
+    return new Promise<JsonObject>((resolve, reject) => {
+      const signal = options.signal;
+      if (signal?.aborted) {
+        reject(new RequestAbortedError(method));
+        return;
+      }
+      const pending: Pending = {
+        method,
+        resolve,
+        reject,
+        options,
+        timer: undefined,
+        startedAt: Date.now(),
+        stream: options.cancelByClosingStream ? new AbortController() : undefined,
+      };
+      this.#pending.set(id, pending);
+      this.#arm(id, pending, options.timeoutMs);
+      signal?.addEventListener(
+        'abort',
+        () => this.#cancel(id, new RequestAbortedError(method), 'cancelled by the caller'),
+        {
+          once: true,
+        },
+      );
+      const sendOptions: SendOptions = { requestId: id };
+      if (options.headers !== undefined) sendOptions.headers = options.headers;
+      if (pending.stream !== undefined) sendOptions.signal = pending.stream.signal;
+      try {
+        this.#transport.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), sendOptions);
+      } catch (error) {
+        this.#settle(id)?.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  notify(method: string, params?: JsonObject, headers?: Record<string, string>): void {
+    if (this.#closed) return;
+    this.#transport.send(encodeNotification(method, params), headers === undefined ? {} : { headers });
+  }
+
+  #arm(id: RequestId, pending: Pending, timeoutMs: number): void {
+    if (timeoutMs <= 0) return;
+    pending.timer = setTimeout(
+      () => this.#cancel(id, new RequestTimeoutError(pending.method, timeoutMs), 'timed out'),
+      timeoutMs,
+    );
+    pending.timer.unref?.();
+  }
+
+  #settle(id: RequestId): Pending | undefined {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return undefined;
+    this.#pending.delete(id);
+    if (pending.timer !== undefined) clearTimeout(pending.timer);
+    return pending;
+  }
+
+  /** Gives up on a request and tells the server the way the wire wants it. */
+  #cancel(id: RequestId, error: Error, reason: string): void {
+    const pending = this.#settle(id);
+    if (pending === undefined) return;
+    if (pending.stream !== undefined) pending.stream.abort(error);
+    else if (!this.#closed) {
+      try {
+        this.#transport.send(encodeNotification(Notification.Cancelled, { requestId: id, reason }));
+      } catch {
+        // the transport is going away; nothing more to tell
+      }
+    }
+    pending.reject(error);
+  }
+
+  #requestFailed(id: RequestId, error: TransportError): void {
+    this.#settle(id)?.reject(error);
+  }
+
+  #receive(raw: unknown, extra?: MessageExtra): void {
+    let value: unknown = raw;
+    if (typeof raw === 'string') {
+      try {
+        value = parseJson(raw);
+      } catch {
+        this.#protocolViolation(
+          `the server sent something that is not JSON: ${JSON.stringify(raw.slice(0, 200))}`,
+        );
+        return;
+      }
+    }
+    const message = classify(value);
+    switch (message.kind) {
+      case 'response': {
+        const response = message.message;
+        const pending = response.id === undefined ? undefined : this.#settle(response.id);
+        if (pending === undefined) {
+          if ('error' in response && response.id === undefined) {
+            this.#logger.warn(`server error without an id: ${response.error.code} ${response.error.message}`);
+          } else this.#logger.warn(`ignored a response with unknown id ${JSON.stringify(response.id)}`);
+          return;
+        }
+        if ('error' in response) pending.reject(new McpError(response.error, extra?.httpStatus));
+        else pending.resolve(response.result);
+        return;
+      }
+      case 'notification':
+        this.#notification(message.message.method, message.message.params);
+        return;
+      case 'request':
+        void this.#serverRequest(message.message);
+        return;
+      case 'batch':
+        for (const item of message.items) this.#receive(item, extra);
+        return;
+      case 'invalid':
+        this.#protocolViolation(`the server sent an invalid JSON-RPC message: ${message.error.message}`);
+        return;
+    }
+  }
+
+  /** A corrupted stream: every open request fails at once with the reason, rather than hanging until its time limit. */
+  #protocolViolation(reason: string): void {
+    this.#logger.warn(reason);
+    for (const id of [...this.#pending.keys()]) this.#settle(id)?.reject(new ProtocolError(reason));
+  }
+
+  #notification(method: string, params: JsonObject | undefined): void {
+    if (method === Notification.Progress) {
+      const token = params?.progressToken;
+      const pending =
+        typeof token === 'number' || typeof token === 'string' ? this.#pending.get(token) : undefined;
+      if (pending?.options.onProgress === undefined || typeof params?.progress !== 'number') return;
+      const progress: Progress = { progress: params.progress };
+      if (typeof params.total === 'number') progress.total = params.total;
+      if (typeof params.message === 'string') progress.message = params.message;
+      try {
+        pending.options.onProgress(progress);
+      } catch (error) {
+        this.#logger.warn(`onProgress threw: ${(error as Error).message}`);
+      }
+      if (pending.options.resetTimeoutOnProgress === true && pending.timer !== undefined) {
+        const maximum = pending.options.maxTotalTimeoutMs ?? Infinity;
+        const remaining = Math.min(pending.options.timeoutMs, maximum - (Date.now() - pending.startedAt));
+        clearTimeout(pending.timer);
+        pending.timer = undefined;
+        const id = token as RequestId; // the progress token is the request id
+        if (remaining <= 0) this.#cancel(id, new RequestTimeoutError(pending.method, maximum), 'timed out');
+        else this.#arm(id, pending, remaining);
+      }
+      return;
+    }
+    this.onnotification?.(method, params);
+  }
+
+  async #serverRequest(request: JsonRpcRequest): Promise<void> {
+    let reply: string;
+    try {
+      if (this.onrequest === undefined)
+        throw new McpError({ code: -32601, message: `Method not found: ${request.method}` });
+      reply = encodeResult(request.id, await this.onrequest(request));
+    } catch (error) {
+      const code = error instanceof McpError ? error.code : -32603;
+      reply = encodeError(request.id, code, error instanceof Error ? error.message : 'request failed');
+    }
+    if (!this.#closed) this.#transport.send(reply);
+  }
+
+  #closedByTransport(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const id of [...this.#pending.keys()])
+      this.#settle(id)?.reject(new ConnectionClosedError(this.#closeReason));
+    this.onclose?.();
+  }
+
+  /** Closes the transport; open requests fail with ConnectionClosedError. */
+  async close(reason?: string): Promise<void> {
+    this.#closeReason = reason;
+    await this.#transport.close();
+    this.#closedByTransport();
+  }
+}

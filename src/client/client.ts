@@ -1,0 +1,343 @@
+// McpClient: connects to one server, settles the era (modern first, legacy fallback), and sends requests with the
+// envelope and headers that era wants. Listing and calling tools live in tools.ts and call.ts.
+
+import { isJsonObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/index.js';
+import {
+  LEGACY_REVISIONS,
+  LATEST_LEGACY_REVISION,
+  MODERN_REVISION,
+  MetaKey,
+  Method,
+  Notification,
+  isLegacyRevision,
+  type ClientCapabilities,
+  type Implementation,
+  type ServerCapabilities,
+  type Tool,
+  type Transport,
+} from '../protocol/index.js';
+import { callTool, type CallOptions, type CallToolOutcome } from './call.js';
+import { Channel, type ChannelLogger, type RequestOptions } from './channel.js';
+import { McpError, ProtocolError } from './errors.js';
+import { encodeHeaderValue, nameFor } from './headers.js';
+import { answerInput, capabilitiesFor, type InputHandlers } from './input.js';
+import type { ApprovalHook, AuditHook } from './policy.js';
+import { ToolCache } from './tools.js';
+
+export type Era = 'modern' | 'legacy';
+
+export interface ClientOptions {
+  /** Answers to the server's input requests; they also decide which capabilities are declared. */
+  handlers?: InputHandlers;
+  /** Extra capabilities to declare (merged over those the handlers imply). */
+  capabilities?: ClientCapabilities;
+  /**
+   * A human in the loop: asked before every call that is not read-only (annotations count only from a trusted
+   * server). 'always' approves everything. Without a hook such calls are refused.
+   */
+  approve?: ApprovalHook | 'always';
+  /** Trust this server's annotations (readOnlyHint etc.). Default false: every tool counts as destructive. */
+  trusted?: boolean;
+  /** Receives every call: server, tool, arguments, outcome, duration. */
+  audit?: AuditHook;
+  /** Per-request time limit. Default 60,000 ms. */
+  timeoutMs?: number;
+  /** Restart a call's time limit on progress, up to maxTotalTimeoutMs (default 10 minutes). */
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeoutMs?: number;
+  /** 'auto' (default): server/discover first, legacy initialize as the fallback. */
+  era?: 'auto' | Era;
+  /** How long to wait for server/discover before falling back to initialize. Default 5,000 ms. */
+  discoverTimeoutMs?: number;
+  /** Pages read by listTools at most. Default 100. */
+  maxListPages?: number;
+  /** Keep a subscriptions/listen stream (modern) to learn of tool list changes. Default true. */
+  listenForChanges?: boolean;
+  /** Declare the tasks extension and follow task results until they finish. Default true. */
+  tasks?: boolean;
+  /** Validate structuredContent against outputSchema ('throw': OutputValidationError). Default 'throw'. */
+  validateOutput?: 'throw' | 'off';
+  /** Warnings (dropped tools, odd server messages). Default: stderr. */
+  logger?: ChannelLogger;
+  /** A name for this server in audit entries. Default: the server's own name. */
+  serverName?: string;
+}
+
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+const stderrLogger: ChannelLogger = {
+  warn: (message) => process.stderr.write(`toolwire client: ${message}\n`),
+};
+
+export class McpClient {
+  readonly info: Implementation;
+  readonly options: Readonly<ClientOptions>;
+  readonly capabilities: ClientCapabilities;
+  readonly logger: ChannelLogger;
+  readonly tools: ToolCache;
+  #channel: Channel | undefined;
+  #era: Era | undefined;
+  #version: string | undefined;
+  #serverInfo: Implementation | undefined;
+  #serverCapabilities: ServerCapabilities = {};
+  #instructions: string | undefined;
+  #listen: AbortController | undefined;
+  readonly #changeListeners = new Set<() => void>();
+
+  constructor(info: Implementation, options: ClientOptions = {}) {
+    this.info = info;
+    this.options = options;
+    this.logger = options.logger ?? stderrLogger;
+    const capabilities: ClientCapabilities = {
+      ...capabilitiesFor(options.handlers ?? {}),
+      ...options.capabilities,
+    };
+    if (options.tasks !== false) {
+      capabilities.extensions = { ...(capabilities.extensions ?? {}), [TASKS_EXTENSION]: {} };
+    }
+    this.capabilities = capabilities;
+    this.tools = new ToolCache(this);
+  }
+
+  get era(): Era | undefined {
+    return this.#era;
+  }
+  get protocolVersion(): string | undefined {
+    return this.#version;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.#serverInfo;
+  }
+  get serverCapabilities(): ServerCapabilities {
+    return this.#serverCapabilities;
+  }
+  get instructions(): string | undefined {
+    return this.#instructions;
+  }
+  get transport(): Transport | undefined {
+    return this.#channel?.transport;
+  }
+  get serverName(): string {
+    return this.options.serverName ?? this.#serverInfo?.name ?? 'server';
+  }
+
+  /** Starts the transport and settles the era: the same API follows, whatever the server speaks. */
+  async connect(transport: Transport): Promise<void> {
+    if (this.#channel !== undefined) throw new Error('this client is already connected');
+    const channel = new Channel(transport, this.logger);
+    this.#channel = channel;
+    channel.onnotification = (method) => this.#notification(method);
+    channel.onrequest = (request) => this.#serverRequest(request);
+    await transport.start();
+    const era = this.options.era ?? 'auto';
+    if (era === 'legacy' || !(await this.#tryModern(era === 'modern'))) await this.#initialize();
+    if (this.options.listenForChanges !== false) this.#startListening();
+  }
+
+  /** server/discover with our modern version; true when the server is modern. Falls back on anything unrecognised. */
+  async #tryModern(required: boolean): Promise<boolean> {
+    let version = MODERN_REVISION;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const result = await this.#send(
+          Method.ServerDiscover,
+          {},
+          {
+            timeoutMs: this.options.discoverTimeoutMs ?? 5000,
+          },
+          version,
+        );
+        const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions : [version];
+        if (!supported.includes(version)) {
+          if (supported.includes(MODERN_REVISION)) version = MODERN_REVISION;
+          else
+            throw new ProtocolError(
+              `the server supports ${supported.join(', ')}; this client speaks ${MODERN_REVISION}`,
+            );
+        }
+        this.#adoptModern(version, result);
+        return true;
+      } catch (error) {
+        if (error instanceof McpError && error.code === -32022) {
+          // A modern server that wants another version: retry with one we share, or stop (never fall back).
+          const supported =
+            isJsonObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+          if (supported.includes(MODERN_REVISION) && attempt === 0) {
+            version = MODERN_REVISION;
+            continue;
+          }
+          if (supported.some((v) => isLegacyRevision(v))) return false;
+          throw new ProtocolError(
+            `no protocol version in common: the server supports ${supported.join(', ') || 'none it named'}`,
+          );
+        }
+        if (error instanceof McpError && isModernError(error)) {
+          throw new ProtocolError(`the server rejected server/discover: ${error.message}`);
+        }
+        if (required) throw error;
+        return false; // anything else (other codes, no answer, HTTP errors without a modern body): a legacy server
+      }
+    }
+    return false;
+  }
+
+  #adoptModern(version: string, discover: JsonObject): void {
+    this.#era = 'modern';
+    this.#version = version;
+    this.#serverCapabilities = isJsonObject(discover.capabilities)
+      ? (discover.capabilities as ServerCapabilities)
+      : {};
+    const meta = discover._meta;
+    const info = isJsonObject(meta) ? meta[MetaKey.ServerInfo] : undefined;
+    if (isJsonObject(info)) this.#serverInfo = info as unknown as Implementation;
+    if (typeof discover.instructions === 'string') this.#instructions = discover.instructions;
+  }
+
+  async #initialize(): Promise<void> {
+    this.#era = 'legacy';
+    const capabilities = { ...this.capabilities };
+    delete capabilities.extensions; // extensions are a modern-wire concept
+    const result = await this.#send(Method.Initialize, {
+      protocolVersion: LATEST_LEGACY_REVISION,
+      capabilities,
+      clientInfo: this.info,
+    });
+    const version = result.protocolVersion;
+    if (!isLegacyRevision(version)) {
+      await this.close();
+      throw new ProtocolError(
+        `the server chose protocol version ${JSON.stringify(version)}, which this client does not speak (${LEGACY_REVISIONS.join(', ')})`,
+      );
+    }
+    this.#version = version;
+    this.#serverCapabilities = isJsonObject(result.capabilities)
+      ? (result.capabilities as ServerCapabilities)
+      : {};
+    if (isJsonObject(result.serverInfo)) this.#serverInfo = result.serverInfo as unknown as Implementation;
+    if (typeof result.instructions === 'string') this.#instructions = result.instructions;
+    const transport = this.#requireChannel().transport;
+    transport.setProtocolVersion?.(version);
+    this.#requireChannel().notify(Notification.Initialized);
+    transport.openEventStream?.();
+  }
+
+  #requireChannel(): Channel {
+    if (this.#channel === undefined || this.#channel.closed) throw new Error('the client is not connected');
+    return this.#channel;
+  }
+
+  /**
+   * Sends a request the way the era wants it: modern requests carry the _meta envelope and, on HTTP, the
+   * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers (plus `headers`).
+   */
+  request(
+    method: string,
+    params: JsonObject = {},
+    options: Partial<RequestOptions> & { headers?: Record<string, string> } = {},
+  ): Promise<JsonObject> {
+    return this.#send(method, params, options, this.#era === 'legacy' ? undefined : this.#version);
+  }
+
+  #send(
+    method: string,
+    params: JsonObject,
+    options: Partial<RequestOptions> & { headers?: Record<string, string> } = {},
+    modernVersion?: string,
+  ): Promise<JsonObject> {
+    const channel = this.#requireChannel();
+    const closesStream = channel.transport.closesStreamToCancel === true;
+    let body = params;
+    let headers = options.headers;
+    if (modernVersion !== undefined) {
+      body = {
+        ...params,
+        _meta: {
+          ...((params._meta as JsonObject | undefined) ?? {}),
+          [MetaKey.ProtocolVersion]: modernVersion,
+          [MetaKey.ClientCapabilities]: this.capabilities,
+          [MetaKey.ClientInfo]: this.info,
+        },
+      };
+      if (closesStream) {
+        headers = { ...headers, 'MCP-Protocol-Version': modernVersion, 'Mcp-Method': method };
+        const name = nameFor(method, params);
+        if (name !== undefined) headers['Mcp-Name'] = encodeHeaderValue(name);
+      }
+    }
+    const requestOptions: RequestOptions = {
+      timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? 60_000,
+      cancelByClosingStream: closesStream && modernVersion !== undefined,
+    };
+    if (headers !== undefined) requestOptions.headers = headers;
+    if (options.signal !== undefined) requestOptions.signal = options.signal;
+    if (options.onProgress !== undefined) requestOptions.onProgress = options.onProgress;
+    if (options.resetTimeoutOnProgress !== undefined)
+      requestOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
+    if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+    return channel.request(method, body, requestOptions);
+  }
+
+  /** All tools (every page, bounded), from the cache while it is fresh. Invalid x-mcp-header tools are dropped. */
+  listTools(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<Tool[]> {
+    return this.tools.list(options);
+  }
+
+  /** Calls a tool: approval, time limits, cancellation, progress, input requests, tasks, output validation, audit. */
+  callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
+    return callTool(this, name, args, options);
+  }
+
+  /** Called when the server's tool list changes (legacy notification or subscriptions/listen). */
+  onToolsChanged(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  #notification(method: string): void {
+    if (method !== Notification.ToolsListChanged) return;
+    this.tools.invalidate();
+    for (const listener of this.#changeListeners) listener();
+  }
+
+  async #serverRequest(request: JsonRpcRequest): Promise<JsonObject> {
+    const controller = new AbortController();
+    return answerInput(this.options.handlers ?? {}, request.method, request.params, {
+      server: this.#serverInfo,
+      signal: controller.signal,
+    });
+  }
+
+  /** A long-lived subscriptions/listen (modern) so list changes reach us; reopened a few times if it drops. */
+  #startListening(attempt = 0): void {
+    if (this.#era !== 'modern' || this.#serverCapabilities.tools?.listChanged !== true || attempt >= 5)
+      return;
+    const controller = new AbortController();
+    this.#listen = controller;
+    this.request(
+      Method.SubscriptionsListen,
+      { notifications: { toolsListChanged: true } },
+      { timeoutMs: 0, signal: controller.signal },
+    )
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (controller.signal.aborted || this.#channel?.closed !== false) return;
+        setTimeout(() => this.#startListening(attempt + 1), 1000 * 2 ** attempt).unref();
+      });
+  }
+
+  /** Ends the listen stream and the transport (a stdio server is asked to exit, then terminated). */
+  async close(): Promise<void> {
+    this.#listen?.abort();
+    await this.#channel?.close();
+  }
+}
+
+/** Errors only a modern server sends: header mismatch, missing capability, unsupported version, or -32601 on 404. */
+const isModernError = (error: McpError): boolean =>
+  error.code === -32020 ||
+  error.code === -32021 ||
+  error.code === -32022 ||
+  (error.code === -32601 && error.httpStatus === 404);

@@ -1,0 +1,17 @@
+// The client: connect to any MCP server (either era), list and call its tools safely.
+
+export { McpClient, type ClientOptions, type Era } from './client.js';
+export type { CallOptions, CallToolOutcome } from './call.js';
+export type { Progress } from './channel.js';
+export {
+  ApprovalDeniedError,
+  ConnectionClosedError,
+  McpError,
+  OutputValidationError,
+  ProtocolError,
+  RequestAbortedError,
+  RequestTimeoutError,
+} from './errors.js';
+export { applyElicitationDefaults, type InputContext, type InputHandlers } from './input.js';
+export type { ApprovalHook, ApprovalRequest, AuditEntry, AuditHook, CallOutcomeKind } from './policy.js';
+export { encodeHeaderValue } from './headers.js';

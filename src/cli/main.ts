@@ -1,23 +1,53 @@
 // The command line: parses arguments with commander and hands each command to its own module.
 
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { call, type CallCommandOptions } from './call.js';
+import { ExitCode } from './errors.js';
+import { list } from './list.js';
 import { serve } from './serve.js';
+import type { CliIo, CommonOptions } from './session.js';
 
 const packageVersion = (): string => {
   const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
   return (JSON.parse(text) as { version: string }).version; // our own package.json
 };
 
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+const common = (command: Command): Command =>
+  command
+    .option('--header <name: value>', 'an HTTP header to send (repeatable)', collect)
+    .option('--timeout <ms>', 'time limit per request in milliseconds', '60000')
+    .option('--json', 'machine-readable output')
+    .option('--config <file>', 'config file with "mcpServers" (default: ./toolwire.json)')
+    .option('--trust', "trust the server's annotations (read-only tools then run without confirmation)");
+
 /** Runs the CLI with `argv` (without node and script) and returns the process exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], io?: Partial<CliIo>): Promise<number> {
   const version = packageVersion();
-  let exitCode = 0;
+  const cli: CliIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    version,
+    ...io,
+  };
+  let exitCode: number = ExitCode.Success;
   const program = new Command('toolwire')
     .description('The Model Context Protocol tools system: serve, list and call MCP tools.')
     .version(version)
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({
+      writeOut: (text) => cli.stdout.write(text),
+      writeErr: (text) => cli.stderr.write(text),
+    })
+    .addHelpText(
+      'after',
+      "\nTARGET is an http(s):// URL, the name of a server in the config file's \"mcpServers\", or a stdio\ncommand line in one argument ('node server.js --flag'), split like a shell but run without one.\nExit codes: 0 success, 1 the tool answered isError, 2 usage error, 3 connection or protocol error.",
+    );
 
   program
     .command('serve')
@@ -28,15 +58,45 @@ export async function main(argv: readonly string[]): Promise<number> {
       'serve Streamable HTTP at http://HOST:PORT/mcp (port 0 picks a free port)',
     )
     .action(async (options: { stdio?: boolean; http?: string }) => {
-      exitCode = await serve(options, { stderr: process.stderr, version });
+      exitCode = await serve(options, { stderr: cli.stderr, version });
+    });
+
+  common(
+    program
+      .command('list')
+      .description("List a server's tools")
+      .argument('<target>', 'URL, config name or command line'),
+  ).action(async (target: string, options: CommonOptions) => {
+    exitCode = await list(target, options, cli);
+  });
+
+  common(
+    program
+      .command('call')
+      .description('Call a tool: arguments as one JSON object or key=value pairs')
+      .argument('<target>', 'URL, config name or command line')
+      .argument('<tool>', 'the tool name')
+      .argument('[arguments...]', 'one JSON object, or key=value pairs coerced by the input schema'),
+  )
+    .option('--yes', 'do not ask before calling a tool that is not read-only')
+    .addOption(new Option('--save <dir>', 'write image, audio and binary resource blocks to files in DIR'))
+    .action(async (target: string, tool: string, words: string[], options: CallCommandOptions) => {
+      const interrupt = new AbortController();
+      const onSigint = (): void => interrupt.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        exitCode = await call(target, tool, words, options, cli, interrupt.signal);
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
     });
 
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    process.stderr.write(`toolwire: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.Success : ExitCode.Usage;
+    cli.stderr.write(`toolwire: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.Usage;
   }
   return exitCode;
 }

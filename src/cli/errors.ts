@@ -1,0 +1,11 @@
+// CLI errors and exit codes: 0 success, 1 the tool answered isError, 2 usage error, 3 connection or protocol error.
+
+export const ExitCode = { Success: 0, ToolError: 1, Usage: 2, Connection: 3, Interrupted: 130 } as const;
+
+/** A mistake in how the command was called; the message says how to call it right. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

@@ -47,7 +47,10 @@ export interface ClientOptions {
   maxTotalTimeoutMs?: number;
   /** 'auto' (default): server/discover first, legacy initialize as the fallback. */
   era?: 'auto' | Era;
-  /** How long to wait for server/discover before falling back to initialize. Default 5,000 ms. */
+  /**
+   * How long to wait for server/discover before falling back to initialize. Default: 5,000 ms on stdio (some legacy
+   * servers never answer a request before initialize); on HTTP the normal time limit, since any HTTP server answers.
+   */
   discoverTimeoutMs?: number;
   /** Pages read by listTools at most. Default 100. */
   maxListPages?: number;

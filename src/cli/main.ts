@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { call, type CallCommandOptions } from './call.js';
 import { ExitCode } from './errors.js';
 import { list } from './list.js';
-import { serve } from './serve.js';
+import { serve, type ServeOptions } from './serve.js';
 import type { CliIo, CommonOptions } from './session.js';
 
 const packageVersion = (): string => {
@@ -57,8 +57,19 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       '--http <[host:]port>',
       'serve Streamable HTTP at http://HOST:PORT/mcp (port 0 picks a free port)',
     )
-    .action(async (options: { stdio?: boolean; http?: string }) => {
-      exitCode = await serve(options, { stderr: cli.stderr, version });
+    .option(
+      '--tools <packs>',
+      'packs or modules: calc,files,search,csv,exec,http,github,./my-tools.js (repeatable)',
+      collect,
+    )
+    .option(
+      '--root <dir>',
+      'a directory the file tools may use (repeatable; default: the current directory)',
+      collect,
+    )
+    .option('--config <file>', 'a toolwire.json with tools, roots, timeouts and packs settings')
+    .action(async (options: ServeOptions) => {
+      exitCode = await serve(options, { stderr: cli.stderr, version, cwd: cli.cwd });
     });
 
   common(

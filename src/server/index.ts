@@ -12,7 +12,7 @@ export {
 export { ServerConnection, type ConnectionOptions, type LegacySession } from './connection.js';
 export { ToolContext } from './context.js';
 export { ToolError, DefinitionError, stderrLogger, silentLogger, type Logger } from './errors.js';
-export { defineTool, type ToolConfig, type ToolReturn } from './tool-definition.js';
+export { checkTimeout, defineTool, type ToolConfig, type ToolReturn } from './tool-definition.js';
 export {
   audio,
   embeddedResource,

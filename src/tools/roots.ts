@@ -149,5 +149,12 @@ export async function openRegularFile(resolved: ResolvedPath, display: string): 
     await handle.close();
     throw new ToolError(`path "${display}" is not a regular file; it is refused`);
   }
+  // O_NOFOLLOW guards only the last component: a parent swapped for a symlink after the check would open another
+  // file, so the opened file must be the one that was checked.
+  const checked = resolved.stats;
+  if (checked !== undefined && (checked.ino !== stats.ino || checked.dev !== stats.dev)) {
+    await handle.close();
+    throw new ToolError(`file "${display}" changed while it was being opened; try again`);
+  }
   return handle;
 }

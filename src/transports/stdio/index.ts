@@ -9,3 +9,10 @@ export {
 } from './server-transport.js';
 export { attachSignalHandlers, type ShutdownSignal } from './signals.js';
 export { serveStdio, type StdioServing } from './serve.js';
+export { parseCommandLine } from './client-command-line.js';
+export {
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_MAX_STDERR_BYTES,
+  StdioClientTransport,
+  type StdioClientTransportOptions,
+} from './client-transport.js';

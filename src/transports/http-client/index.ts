@@ -1,0 +1,11 @@
+// The Streamable HTTP client transport (both eras) and its SSE parser.
+
+export { HttpClientTransport } from './transport.js';
+export {
+  DEFAULT_MAX_RECONNECT_ATTEMPTS,
+  DEFAULT_MAX_RECONNECT_DELAY_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type HttpClientTransportOptions,
+} from './options.js';
+export { DEFAULT_RETRY_MS } from './reconnect.js';
+export { SseEventTooLargeError, SseParser, type SseEvent, type SseParserOptions } from './sse-parser.js';

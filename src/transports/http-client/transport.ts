@@ -1,0 +1,420 @@
+// The client side of Streamable HTTP: one POST per message, JSON or SSE answers, sessions and resumable streams.
+
+import type { RequestId } from '../../jsonrpc/index.js';
+import { TransportError, type MessageExtra, type SendOptions, type Transport } from '../../protocol/index.js';
+import { discardBody, readBody, snippet, type BodyText } from './body.js';
+import { describe, httpError } from './failures.js';
+import { isResponseTo, parseJsonRpcBody } from './json-rpc-body.js';
+import {
+  DELETE_TIMEOUT_MS,
+  isVisibleAscii,
+  mediaType,
+  resolveOptions,
+  type HttpClientTransportOptions,
+  type ResolvedOptions,
+} from './options.js';
+import { readSse } from './read-sse.js';
+import { reconnectDelay, sleep } from './reconnect.js';
+import type { SseEvent } from './sse-parser.js';
+
+const POST_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['content-type', 'application/json'],
+  ['accept', 'application/json, text/event-stream'],
+];
+const GET_HEADERS: ReadonlyArray<readonly [string, string]> = [['accept', 'text/event-stream']];
+/** Error bodies that cannot be JSON-RPC are only read this far: enough for a snippet. */
+const ERROR_BODY_BYTES = 4096;
+
+/** One SSE stream, followed across reconnections until it has delivered what it is for. */
+interface Followed {
+  signal: AbortSignal;
+  /** The standalone GET stream: no response is awaited and any end is followed by a new GET. */
+  standalone: boolean;
+  /** The request whose response completes the stream. */
+  requestId: RequestId | undefined;
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+  answered: boolean;
+  /** Headers of the original request that reconnection GETs repeat (its MCP-Protocol-Version). */
+  headers: Record<string, string> | undefined;
+}
+
+export class HttpClientTransport implements Transport {
+  onmessage?: (message: string | unknown, extra?: MessageExtra) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  onrequesterror?: (requestId: RequestId, error: TransportError) => void;
+  /** On the modern wire a request is cancelled by aborting its POST (SendOptions.signal), not by a notification. */
+  readonly closesStreamToCancel = true;
+
+  readonly #url: URL;
+  readonly #options: ResolvedOptions;
+  /** Aborted by close(): ends every POST, GET and reconnection wait. */
+  readonly #lifetime = new AbortController();
+  readonly #pending = new Set<Promise<void>>();
+  #started = false;
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  #sessionId: string | undefined;
+  /** A session the server ended: a late response from it must not bring its id back. */
+  #endedSessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  #eventStreamOpen = false;
+
+  constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
+    this.#url = new URL(url);
+    if (this.#url.protocol !== 'http:' && this.#url.protocol !== 'https:') {
+      throw new TypeError(`HttpClientTransport: the URL must be http or https, got "${this.#url.protocol}"`);
+    }
+    this.#options = resolveOptions(options);
+  }
+
+  /** The legacy session id the server issued (Mcp-Session-Id), until it ends or the transport closes. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  async start(): Promise<void> {
+    if (this.#closed) throw new Error('transport closed');
+    if (this.#started) throw new Error('HttpClientTransport already started');
+    this.#started = true;
+  }
+
+  send(message: string, options: SendOptions = {}): void {
+    if (!this.#started) throw new Error('HttpClientTransport not started');
+    if (this.#closed) throw new Error('transport closed');
+    this.#track(this.#post(message, options));
+  }
+
+  setProtocolVersion(version: string): void {
+    if (!isVisibleAscii(version))
+      throw new TypeError(`not a valid protocol version header value: "${version}"`);
+    this.#protocolVersion = version;
+  }
+
+  /** Opens the standalone GET stream for server-initiated messages; a no-op while one is open. */
+  openEventStream(): void {
+    if (!this.#started || this.#closed || this.#eventStreamOpen) return;
+    this.#eventStreamOpen = true;
+    const stream: Followed = {
+      signal: this.#lifetime.signal,
+      standalone: true,
+      requestId: undefined,
+      lastEventId: undefined,
+      retryMs: undefined,
+      answered: false,
+      headers: undefined,
+    };
+    this.#track(this.#follow(stream, undefined).finally(() => (this.#eventStreamOpen = false)));
+  }
+
+  /** Aborts every request and stream, ends the session (DELETE) if there is one, then fires onclose. Idempotent. */
+  close(): Promise<void> {
+    this.#closed = true;
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #post(message: string, options: SendOptions): Promise<void> {
+    const { requestId } = options;
+    const signal =
+      options.signal === undefined
+        ? this.#lifetime.signal
+        : AbortSignal.any([this.#lifetime.signal, options.signal]);
+    if (signal.aborted) return;
+    const sessionSent = this.#sessionId;
+    let response: Response;
+    try {
+      const headers = this.#headers(POST_HEADERS, options.headers);
+      response = await this.#options.fetch(this.#url, { method: 'POST', headers, body: message, signal });
+    } catch (error) {
+      if (!signal.aborted) this.#fail(requestId, new TransportError(`POST failed: ${describe(error)}`));
+      return;
+    }
+    this.#noteSession(response);
+    if (response.status === 404 && sessionSent !== undefined) {
+      await this.#sessionEnded(response, sessionSent, requestId, signal);
+      return;
+    }
+    if (response.ok && mediaType(response.headers.get('content-type')) === 'text/event-stream') {
+      const version = Object.entries(options.headers ?? {}).find(
+        ([name]) => name.toLowerCase() === 'mcp-protocol-version',
+      );
+      await this.#follow(
+        {
+          signal,
+          standalone: false,
+          requestId,
+          lastEventId: undefined,
+          retryMs: undefined,
+          answered: false,
+          headers: version && { [version[0]]: version[1] },
+        },
+        response,
+      );
+      return;
+    }
+    if (response.status === 202 || response.status === 204) {
+      await discardBody(response);
+      return;
+    }
+    await this.#readJsonAnswer(response, requestId, signal);
+  }
+
+  async #readJsonAnswer(
+    response: Response,
+    requestId: RequestId | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const status = response.status;
+    const limit = this.#options.maxResponseBytes;
+    let body: BodyText;
+    try {
+      body = await readBody(response, limit, signal);
+    } catch (error) {
+      if (!signal.aborted) {
+        this.#fail(
+          requestId,
+          new TransportError(`reading the POST response failed: ${describe(error)}`, status),
+        );
+      }
+      return;
+    }
+    if (body.truncated) {
+      const cut = snippet(body.text);
+      this.#fail(
+        requestId,
+        new TransportError(`the POST response (HTTP ${status}) exceeds the ${limit}-byte limit`, status, cut),
+      );
+      return;
+    }
+    if (response.ok && body.text.trim() === '') return;
+    const parsed = parseJsonRpcBody(body.text);
+    if (parsed === undefined) {
+      this.#fail(requestId, httpError('POST', response, body.text));
+      return;
+    }
+    if (!response.ok && requestId !== undefined && parsed.idlessError !== undefined) {
+      // No id to route it by, so it fails the request it answers; the body is kept whole for the era decision.
+      const { code, message } = parsed.idlessError;
+      const error = new TransportError(
+        `POST answered HTTP ${status} with JSON-RPC error ${String(code)}: ${String(message)}`,
+        status,
+        body.text,
+      );
+      this.#fail(requestId, error);
+      return;
+    }
+    for (const message of parsed.messages) this.#deliver(message, { httpStatus: status });
+  }
+
+  /**
+   * Reads an SSE stream and, when it ends or breaks before its purpose is met, opens it again with GET and
+   * Last-Event-ID after the server's `retry`. Gives up after maxAttempts consecutive attempts that brought nothing.
+   */
+  async #follow(stream: Followed, first: Response | undefined): Promise<void> {
+    const { maxAttempts, maxDelayMs, maxResponseBytes } = this.#options;
+    let response = first;
+    let idle = 0;
+    for (;;) {
+      let problem = '';
+      if (response === undefined) {
+        const next = await this.#openStream(stream);
+        if (next === undefined) return;
+        if (typeof next === 'string') problem = next;
+        else response = next;
+      }
+      if (response !== undefined) {
+        const status = response.status;
+        const read = await readSse(response, {
+          maxEventBytes: maxResponseBytes,
+          signal: stream.signal,
+          onEvent: (event) => this.#onStreamEvent(stream, event, status),
+          onRetry: (ms) => (stream.retryMs = ms),
+        });
+        response = undefined;
+        if (read.outcome === 'aborted' || read.outcome === 'stopped' || stream.answered) return;
+        if (read.outcome === 'too-large') {
+          const error = new TransportError(`an SSE event exceeds the ${maxResponseBytes}-byte limit`, status);
+          this.#streamFailed(stream, error);
+          return;
+        }
+        // A notification or response that got a stream: nothing is awaited, so nothing is resumed.
+        if (!stream.standalone && stream.requestId === undefined) return;
+        if (read.events > 0) idle = 0;
+        const which = stream.standalone ? 'the event stream' : 'the response stream';
+        problem = read.outcome === 'dropped' ? `${which} broke (${describe(read.error)})` : `${which} ended`;
+        if (!stream.standalone && stream.lastEventId === undefined) {
+          // Without an event id there is nothing to resume from (the modern wire never resumes).
+          this.#fail(stream.requestId, new TransportError(`${problem} before the response arrived`, status));
+          return;
+        }
+      }
+      idle++;
+      if (idle > maxAttempts) {
+        const attempts = `${maxAttempts} reconnection attempt${maxAttempts === 1 ? '' : 's'}`;
+        this.#streamFailed(stream, new TransportError(`${problem}; gave up after ${attempts}`));
+        return;
+      }
+      if (!(await sleep(reconnectDelay(idle, stream.retryMs, maxDelayMs), stream.signal))) return;
+    }
+  }
+
+  /** GETs the stream (again). Returns the SSE response, a reason to try again later, or undefined to stop. */
+  async #openStream(stream: Followed): Promise<Response | string | undefined> {
+    const { signal } = stream;
+    const sessionSent = this.#sessionId;
+    let response: Response;
+    try {
+      const headers = this.#headers(GET_HEADERS, stream.headers);
+      if (stream.lastEventId !== undefined) headers.set('last-event-id', stream.lastEventId);
+      response = await this.#options.fetch(this.#url, { method: 'GET', headers, signal });
+    } catch (error) {
+      return signal.aborted ? undefined : `the GET for the event stream failed (${describe(error)})`;
+    }
+    this.#noteSession(response);
+    const status = response.status;
+    if (response.ok && mediaType(response.headers.get('content-type')) === 'text/event-stream')
+      return response;
+    if (status === 404 && sessionSent !== undefined) {
+      await this.#sessionEnded(response, sessionSent, stream.requestId, signal);
+      return undefined;
+    }
+    if (status === 429 || status >= 500) {
+      await discardBody(response);
+      return `the GET for the event stream answered HTTP ${status}`;
+    }
+    if (status === 405 && stream.standalone) {
+      // The server offers no standalone stream: nothing is wrong, there is just nothing to listen to.
+      await discardBody(response);
+      return undefined;
+    }
+    const body = await readBody(response, ERROR_BODY_BYTES, signal).catch(() => ({ text: '' }));
+    if (!signal.aborted) this.#streamFailed(stream, httpError('GET', response, body.text));
+    return undefined;
+  }
+
+  /** Delivers one event's message; returns true when it is the response the stream was waiting for. */
+  #onStreamEvent(stream: Followed, event: SseEvent, status: number): boolean {
+    // An empty `id:` clears the last event id: nothing is resumable from there.
+    if (event.id !== undefined) stream.lastEventId = event.id === '' ? undefined : event.id;
+    if (event.data === '') return false;
+    this.#deliver(event.data, { httpStatus: status });
+    if (stream.requestId !== undefined && isResponseTo(event.data, stream.requestId)) stream.answered = true;
+    return stream.answered;
+  }
+
+  async #sessionEnded(
+    response: Response,
+    sent: string,
+    requestId: RequestId | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
+    // Forgotten first, so that the client's new initialize goes out without it (spec: 404 → initialize again).
+    if (this.#sessionId === sent) this.#sessionId = undefined;
+    this.#endedSessionId = sent;
+    const body = await readBody(response, ERROR_BODY_BYTES, signal).catch(() => ({ text: '' }));
+    if (signal.aborted) return;
+    const cut = snippet(body.text);
+    const error = new TransportError('the server ended the session (HTTP 404); initialize again', 404, cut);
+    this.#fail(requestId, error);
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#lifetime.abort(new Error('transport closed'));
+    await Promise.allSettled([...this.#pending]);
+    if (this.#sessionId !== undefined) await this.#deleteSession();
+    try {
+      this.onclose?.();
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  /** Ends the legacy session on the server (spec: clients SHOULD DELETE); 405 means the server does not allow it. */
+  async #deleteSession(): Promise<void> {
+    const headers = this.#headers([]);
+    this.#sessionId = undefined;
+    let response: Response;
+    try {
+      response = await this.#options.fetch(this.#url, {
+        method: 'DELETE',
+        headers,
+        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+      });
+    } catch {
+      // The server is gone or slow: its session ends with it, or expires.
+      return;
+    }
+    await discardBody(response);
+    if (!response.ok && response.status !== 404 && response.status !== 405) {
+      this.#report(
+        new TransportError(`DELETE of the session answered HTTP ${response.status}`, response.status),
+      );
+    }
+  }
+
+  /** Base headers, then the request's own, then the protocol's, which always win. */
+  #headers(
+    fixed: ReadonlyArray<readonly [string, string]>,
+    extra?: Readonly<Record<string, string>>,
+  ): Headers {
+    const headers = new Headers();
+    for (const [name, value] of this.#options.baseHeaders) headers.set(name, value);
+    if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    for (const [name, value] of fixed) headers.set(name, value);
+    if (this.#sessionId !== undefined) headers.set('mcp-session-id', this.#sessionId);
+    if (this.#protocolVersion !== undefined && !headers.has('mcp-protocol-version')) {
+      headers.set('mcp-protocol-version', this.#protocolVersion);
+    }
+    return headers;
+  }
+
+  /** The first session id wins; later ones (other origins behind a proxy, a late answer) are ignored. */
+  #noteSession(response: Response): void {
+    if (this.#sessionId !== undefined || this.#closed) return;
+    const id = response.headers.get('mcp-session-id');
+    if (id !== null && id !== this.#endedSessionId && isVisibleAscii(id)) this.#sessionId = id;
+  }
+
+  #deliver(message: string, extra: MessageExtra): void {
+    if (this.#closed) return;
+    try {
+      this.onmessage?.(message, extra);
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #streamFailed(stream: Followed, error: TransportError): void {
+    if (stream.standalone) {
+      if (!this.#closed) this.#report(error);
+    } else this.#fail(stream.requestId, error);
+  }
+
+  /** A request failed at the transport level: the client fails it; without an id it is a transport error. */
+  #fail(requestId: RequestId | undefined, error: TransportError): void {
+    if (this.#closed) return;
+    if (requestId !== undefined && this.onrequesterror !== undefined) {
+      try {
+        this.onrequesterror(requestId, error);
+      } catch (thrown) {
+        this.#report(thrown);
+      }
+    } else this.#report(error);
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.#report(error));
+    this.#pending.add(tracked);
+    void tracked.finally(() => this.#pending.delete(tracked));
+  }
+
+  #report(error: unknown): void {
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  }
+}

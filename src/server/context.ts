@@ -81,6 +81,7 @@ export class ToolContext {
 
   /** Reports progress; sent only if the client asked for it (progressToken), never decreasing, coalesced. */
   progress(progress: number, total?: number, message?: string): void {
+    if (this.#isTask) return; // TK-13: no progress notifications for tasks
     const token = this.#scope.envelope.progressToken;
     if (token === undefined) return;
     this.#reporter ??= new ProgressReporter(token, this.#scope, this.#scope.server.progressIntervalMs);
@@ -89,6 +90,7 @@ export class ToolContext {
 
   /** Sends a log message to the client, if it asked for this level (per request on modern, per session on legacy). */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
+    if (this.#isTask) return; // TK-13: no log notifications for tasks
     this.#scope.log(level, data, logger);
   }
 

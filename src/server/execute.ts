@@ -221,7 +221,7 @@ async function startTask(
     typeof subject === 'string' ? subject : undefined,
   );
   ctx.useBroker(manager.broker(state.taskId));
-  const timer = setTimeout(onTimeout, task.timeoutMs, controller);
+  const timer = setTimeout(onTimeout, task.timeoutMs, controller).unref(); // shutdown aborts tasks; the timer alone keeps nothing alive
   void Promise.race([running, whenAborted(controller.signal)])
     .then(
       (value): Execution =>

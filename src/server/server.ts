@@ -269,22 +269,25 @@ export class McpServer {
 
   /** Registers a prompt; a bad or duplicate definition throws a DefinitionError right here. */
   prompt(config: PromptConfig): Registered<PromptConfig> {
+    const record = compilePrompt(config);
     this.#enable('prompts');
-    return this.#handle(this.prompts, this.prompts.add(compilePrompt(config)).key, compilePrompt);
+    return this.#handle(this.prompts, this.prompts.add(record).key, compilePrompt);
   }
 
   /** Registers a static resource (an absolute URI). */
   resource(config: ResourceConfig): Registered<ResourceConfig> {
+    const record = compileResource(config);
     this.#enable('resources');
     const catalog = this.resources.statics;
-    return this.#handle(catalog, catalog.add(compileResource(config)).key, compileResource);
+    return this.#handle(catalog, catalog.add(record).key, compileResource);
   }
 
   /** Registers a resource template (RFC 6570 levels 1–3); reads of matching URIs go to its read function. */
   resourceTemplate(config: ResourceTemplateConfig): Registered<ResourceTemplateConfig> {
+    const record = compileTemplate(config);
     this.#enable('resources');
     const catalog = this.resources.templates;
-    return this.#handle(catalog, catalog.add(compileTemplate(config)).key, compileTemplate);
+    return this.#handle(catalog, catalog.add(record).key, compileTemplate);
   }
 
   #handle<Config, E extends CatalogEntry & { config: Config }>(
@@ -411,6 +414,7 @@ export class McpServer {
     this.#closed = true;
     for (const subscription of [...this.#subscriptions]) subscription.end(true);
     for (const connection of [...this.#connections]) connection.close();
+    this.tasks.abortAll(new Error('server closed'));
   }
 
   // ---- dispatch -------------------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ export class UriTemplate {
   readonly template: string;
   readonly variables: readonly string[];
   readonly #pattern: RegExp;
+  /** What each capture group holds: one variable, or a whole ?/& query part naming several. */
+  readonly #slots: (string | { query: readonly string[] })[] = [];
 
   constructor(template: string) {
     if (typeof template !== 'string' || template.length === 0 || template.length > 1024) {
@@ -50,6 +52,8 @@ export class UriTemplate {
         variables.push(name);
       }
       pattern += expressionPattern(operator, names);
+      if (operator === '?' || operator === '&') this.#slots.push({ query: names });
+      else this.#slots.push(...names);
       index = close + 1;
     }
     this.variables = variables;
@@ -63,10 +67,24 @@ export class UriTemplate {
     if (found === null) return undefined;
     const values: Record<string, string> = {};
     try {
-      this.variables.forEach((name, i) => {
+      for (const [i, slot] of this.#slots.entries()) {
         const raw = found[i + 1];
-        if (raw !== undefined) values[name] = decodeURIComponent(raw);
-      });
+        if (raw === undefined) continue;
+        if (typeof slot === 'string') {
+          values[slot] = decodeURIComponent(raw);
+          continue;
+        }
+        // name=value pairs in template order, each at most once; anything else does not match.
+        let next = 0;
+        for (const pair of raw.slice(1).split('&')) {
+          const eq = pair.indexOf('=');
+          const name = eq === -1 ? pair : pair.slice(0, eq);
+          const at = slot.query.indexOf(name, next);
+          if (eq === -1 || at === -1) return undefined;
+          values[name] = decodeURIComponent(pair.slice(eq + 1));
+          next = at + 1;
+        }
+      }
     } catch {
       return undefined; // malformed percent-encoding
     }
@@ -80,9 +98,11 @@ function expressionPattern(operator: string, names: readonly string[]): string {
     case '':
       return names.map(() => group(UNRESERVED)).join(',');
     case '+':
-      return names.map(() => group(RESERVED)).join(',');
-    case '#':
-      return '#' + names.map(() => group(RESERVED)).join(',');
+    case '#': {
+      // A lone variable may hold commas; only between several variables is "," a separator.
+      const value = names.length === 1 ? '[^]*?' : RESERVED;
+      return (operator === '#' ? '#' : '') + names.map(() => group(value)).join(',');
+    }
     case '.':
     case '/':
       return names.map(() => escape(operator) + group(UNRESERVED)).join('');
@@ -90,10 +110,8 @@ function expressionPattern(operator: string, names: readonly string[]): string {
       return names.map((name) => `;${escape(name)}(?:=${group(UNRESERVED)})?`).join('');
     default: {
       // ? and &: form-style query; each variable may be absent (undefined variables are omitted on expansion).
-      const first = operator === '?' ? '[?&]' : '&';
-      return names
-        .map((name, i) => `(?:${i === 0 ? first : '&'}${escape(name)}=${group('[^&#]*')})?`)
-        .join('');
+      // One group for the whole part: undefined variables are omitted, so any of them may come first.
+      return `(${escape(operator)}[^#]*)?`;
     }
   }
 }

@@ -146,6 +146,11 @@ export class TaskManager {
     live?.controller.abort(new Error('task cancelled'));
   }
 
+  /** Shutdown: aborts every running task's handler (each then ends as its handler decides, or is left as it is). */
+  abortAll(reason: Error): void {
+    for (const live of this.#live.values()) live.controller.abort(reason);
+  }
+
   /** Delivers answers; keys not outstanding are ignored; the task resumes once nothing is pending. */
   async update(task: TaskState, responses: unknown): Promise<void> {
     if (!isJsonObject(responses)) {
@@ -156,12 +161,15 @@ export class TaskManager {
     }
     const live = this.#live.get(task.taskId);
     if (live === undefined || isTerminal(task.status)) return;
+    // Check every outstanding answer before consuming any: a rejected update leaves the task as it was.
+    const outstanding = Object.entries(responses).filter(([key]) => live.pending.has(key));
+    for (const [key, value] of outstanding)
+      checkInputResponse(key, (live.pending.get(key) as PendingInput).request, value);
     const answered: PendingInput[] = [];
     const values: unknown[] = [];
-    for (const [key, value] of Object.entries(responses)) {
+    for (const [key, value] of outstanding) {
       const pending = live.pending.get(key);
       if (pending === undefined) continue;
-      checkInputResponse(key, pending.request, value);
       answered.push(pending);
       values.push(value);
       live.pending.delete(key);

@@ -1,0 +1,15 @@
+// What the HTTP handlers share: the server, the resolved options, the legacy sessions and the requests in flight.
+
+import type { McpServer } from '../../server/index.js';
+import type { SessionRegistry } from './legacy/session-registry.js';
+import type { ResolvedHttpOptions } from './options.js';
+import type { ReplyChannel } from './reply-channel.js';
+
+export interface HttpContext {
+  readonly server: McpServer;
+  readonly options: ResolvedHttpOptions;
+  /** Undefined when the legacy wire is off. */
+  readonly sessions: SessionRegistry | undefined;
+  /** Requests being answered, so that shutdown can end them. */
+  readonly channels: Set<ReplyChannel>;
+}

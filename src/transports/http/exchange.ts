@@ -1,0 +1,32 @@
+// The small abstract HTTP request/response the transport core works on; the node and fetch adapters implement it.
+
+/** Response headers, lower-case names. */
+export type OutgoingHeaders = Record<string, string>;
+
+/** An open text/event-stream body. Writes after end() or after the client left are dropped. */
+export interface SseSink {
+  write(chunk: string): void;
+  end(): void;
+}
+
+export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'aborted' };
+
+/** One HTTP request and its response, as the core sees them. Exactly one of respond() or stream() is called. */
+export interface HttpExchange {
+  /** Upper-case method name. */
+  readonly method: string;
+  /** The path without the query string. */
+  readonly path: string;
+  /** One query parameter, or undefined. */
+  query(name: string): string | undefined;
+  /** A request header by lower-case name; repeated headers joined with ", ". */
+  header(name: string): string | undefined;
+  /** The body as UTF-8 text, read up to `maxBytes` (Content-Length is checked before reading). */
+  readBody(maxBytes: number): Promise<BodyResult>;
+  /** Calls `listener` once if the client goes away before the response has ended. */
+  onClose(listener: () => void): void;
+  /** Sends a complete response. */
+  respond(status: number, headers: OutgoingHeaders, body?: string): void;
+  /** Starts a streamed response and flushes its headers at once. */
+  stream(status: number, headers: OutgoingHeaders): SseSink;
+}

@@ -1,0 +1,7 @@
+// Streamable HTTP for both eras (2026-07-28 stateless POSTs; legacy sessions, GET streams and HTTP+SSE):
+// one core, a node:http adapter and a web-standard fetch handler.
+
+export { createNodeHandler } from './node-adapter.js';
+export { createFetchHandler } from './fetch-adapter.js';
+export { listenHttp, type HttpListening } from './listen.js';
+export { type HttpOptions, type LegacyHttpOptions } from './options.js';

@@ -1,0 +1,119 @@
+// The deprecated HTTP+SSE transport of 2024-11-05: GET <path>/sse opens a stream whose first event names the
+// POST endpoint (<path>/messages?sessionId=…); every server message then travels on that one stream.
+
+import { ErrorCode } from '../../../jsonrpc/index.js';
+import type { SendOptions, Transport } from '../../../protocol/index.js';
+import type { McpServer, ServerConnection } from '../../../server/index.js';
+import type { HttpContext } from '../context.js';
+import type { HttpExchange, OutgoingHeaders } from '../exchange.js';
+import { sendError } from '../respond.js';
+import { accepts } from '../security.js';
+import { SSE_HEADERS, SseWriter } from '../sse.js';
+import type { ManagedSession, SessionRegistry } from './session-registry.js';
+
+export class SseSession implements Transport, ManagedSession {
+  readonly id: string;
+  readonly connection: ServerConnection;
+  readonly #writer: SseWriter;
+  readonly #onEnded: (session: SseSession) => void;
+  #ended = false;
+  onmessage?: NonNullable<Transport['onmessage']>;
+  onerror?: NonNullable<Transport['onerror']>;
+  onclose?: NonNullable<Transport['onclose']>;
+
+  constructor(id: string, server: McpServer, writer: SseWriter, onEnded: (session: SseSession) => void) {
+    this.id = id;
+    this.#writer = writer;
+    this.#onEnded = onEnded;
+    this.connection = server.createConnection(this, { legacy: true });
+    this.connection.onclose = () => this.#cleanUp();
+  }
+
+  async start(): Promise<void> {}
+
+  send(message: string, _options?: SendOptions): void {
+    this.#writer.write(`event: message\ndata: ${message}\n\n`);
+  }
+
+  async close(): Promise<void> {
+    this.end();
+  }
+
+  /** Lives exactly as long as its stream: never idle while connected, ended when the client leaves. */
+  isIdle(): boolean {
+    return false;
+  }
+
+  end(): void {
+    this.connection.close();
+    this.#cleanUp();
+  }
+
+  #cleanUp(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#writer.end();
+    this.#onEnded(this);
+  }
+}
+
+export function openSseSession(
+  context: HttpContext,
+  sessions: SessionRegistry,
+  exchange: HttpExchange,
+  headers: OutgoingHeaders,
+): void {
+  if (!accepts(exchange.header('accept') ?? 'text/event-stream', 'text/event-stream')) {
+    sendError(
+      exchange,
+      406,
+      headers,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Not Acceptable: this endpoint answers with text/event-stream',
+    );
+    return;
+  }
+  if (sessions.full) {
+    sendError(
+      exchange,
+      503,
+      headers,
+      undefined,
+      ErrorCode.InternalError,
+      `Too many sessions open (limit ${sessions.options.maxSessions}); try again later`,
+    );
+    return;
+  }
+  const writer = new SseWriter(
+    exchange.stream(200, { ...headers, ...SSE_HEADERS }),
+    context.options.keepAliveMs,
+  );
+  const session = new SseSession(sessions.newId(), context.server, writer, (ended) => sessions.remove(ended));
+  sessions.add(session);
+  exchange.onClose(() => session.end());
+  writer.write(`event: endpoint\ndata: ${context.options.path}/messages?sessionId=${session.id}\n\n`);
+}
+
+/** POST <path>/messages?sessionId=…: the message is handled; whatever it causes goes on the session's stream. */
+export function postSseMessage(
+  sessions: SessionRegistry,
+  exchange: HttpExchange,
+  value: unknown,
+  headers: OutgoingHeaders,
+): void {
+  const session = sessions.get(exchange.query('sessionId'));
+  if (!(session instanceof SseSession)) {
+    sendError(
+      exchange,
+      404,
+      headers,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Session not found: open a new stream with GET first',
+    );
+    return;
+  }
+  session.connection.receive(value);
+  exchange.respond(202, headers);
+}

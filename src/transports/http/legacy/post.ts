@@ -1,0 +1,189 @@
+// Legacy Streamable HTTP POSTs: initialize opens a session; everything else needs its Mcp-Session-Id.
+
+import {
+  ErrorCode,
+  classify,
+  type Classified,
+  type JsonRpcRequest,
+  type RequestId,
+} from '../../../jsonrpc/index.js';
+import {
+  Method,
+  revisionAllowsBatches,
+  type MessageExtra,
+  type SendOptions,
+} from '../../../protocol/index.js';
+import type { HttpContext } from '../context.js';
+import type { HttpExchange, OutgoingHeaders } from '../exchange.js';
+import { ReplyChannel } from '../reply-channel.js';
+import { legacyStatus, sendError } from '../respond.js';
+import { SSE_HEADERS, SseWriter } from '../sse.js';
+import { EventStream } from './event-stream.js';
+import { LegacySession } from './session.js';
+import type { SessionRegistry } from './session-registry.js';
+
+/** The session a request names: 400 without the header, 404 when unknown or ended (the client re-initializes). */
+export function requireSession(
+  sessions: SessionRegistry,
+  exchange: HttpExchange,
+  headers: OutgoingHeaders,
+  id: RequestId | undefined,
+): LegacySession | undefined {
+  const sessionId = exchange.header('mcp-session-id')?.trim();
+  if (sessionId === undefined) {
+    sendError(
+      exchange,
+      400,
+      headers,
+      id,
+      ErrorCode.InvalidRequest,
+      'Bad Request: the Mcp-Session-Id header is required; send initialize first to get a session',
+    );
+    return undefined;
+  }
+  const session = sessions.get(sessionId);
+  if (!(session instanceof LegacySession) || session.ended) {
+    sendError(
+      exchange,
+      404,
+      headers,
+      id,
+      ErrorCode.InvalidRequest,
+      'Session not found: it expired or was ended; send initialize again without Mcp-Session-Id',
+    );
+    return undefined;
+  }
+  return session;
+}
+
+/** Answers one request (or batch) of a session through its own reply channel. */
+function answer(
+  context: HttpContext,
+  exchange: HttpExchange,
+  session: LegacySession,
+  value: unknown,
+  requestId: RequestId | undefined,
+  headers: OutgoingHeaders,
+  onFinal?: (options: SendOptions) => void,
+): void {
+  const { options, channels } = context;
+  const channel: ReplyChannel = new ReplyChannel({
+    exchange,
+    headers,
+    requestId,
+    timeoutMs: options.requestTimeoutMs,
+    statusOf: (sent) => legacyStatus(sent.errorCode, sent.relatedRequestId),
+    openOutlet: () => {
+      const writer = new SseWriter(exchange.stream(200, { ...headers, ...SSE_HEADERS }), options.keepAliveMs);
+      const stream = session.openStream(writer);
+      exchange.onClose(() => {
+        stream.detach(writer);
+        writer.end();
+      });
+      return stream;
+    },
+    onClientGone: 'keep',
+    onFinish: () => {
+      channels.delete(channel);
+      session.done(channel);
+    },
+  });
+  channels.add(channel);
+  session.begin(channel);
+  const extra: MessageExtra = {
+    signal: channel.signal,
+    reply: (message, sent) => {
+      channel.reply(message, sent);
+      if (sent.final === true) onFinal?.(sent);
+    },
+  };
+  if (requestId !== undefined && session.polling) {
+    const retryMs = context.sessions?.options.retryMs ?? 1000;
+    extra.closeStream = () => {
+      const outlet = channel.open();
+      if (outlet instanceof EventStream) outlet.release(retryMs);
+    };
+  }
+  session.connection.receive(value, extra);
+}
+
+function initialize(
+  context: HttpContext,
+  sessions: SessionRegistry,
+  exchange: HttpExchange,
+  request: JsonRpcRequest,
+  headers: OutgoingHeaders,
+): void {
+  if (sessions.full) {
+    sendError(
+      exchange,
+      503,
+      { ...headers, 'retry-after': '5' },
+      request.id,
+      ErrorCode.InternalError,
+      `Too many sessions open (limit ${sessions.options.maxSessions}); try again later`,
+    );
+    return;
+  }
+  const session = new LegacySession(
+    sessions.newId(),
+    context.server,
+    sessions.options.maxEventsPerStream,
+    (ended) => sessions.remove(ended),
+  );
+  sessions.add(session);
+  answer(
+    context,
+    exchange,
+    session,
+    request,
+    request.id,
+    { ...headers, 'mcp-session-id': session.id },
+    (sent) => {
+      if (sent.errorCode !== undefined) session.end(); // a failed handshake leaves no session behind
+    },
+  );
+}
+
+/** True when some item of the batch will be answered (so the POST waits for the collected responses). */
+const batchExpectsReply = (session: LegacySession, items: unknown[]): boolean =>
+  !revisionAllowsBatches(session.connection.legacy?.revision) ||
+  items.some((item) => {
+    const kind = classify(item).kind;
+    return kind !== 'notification' && kind !== 'response';
+  });
+
+export function handleLegacyPost(
+  context: HttpContext,
+  sessions: SessionRegistry,
+  exchange: HttpExchange,
+  message: Exclude<Classified, { kind: 'invalid' }>,
+  headers: OutgoingHeaders,
+): void {
+  if (message.kind === 'request' && message.message.method === Method.Initialize) {
+    initialize(context, sessions, exchange, message.message, headers);
+    return;
+  }
+  const requestId = message.kind === 'request' ? message.message.id : undefined;
+  const session = requireSession(sessions, exchange, headers, requestId);
+  if (session === undefined) return;
+  session.touch();
+  switch (message.kind) {
+    case 'request':
+      answer(context, exchange, session, message.message, requestId, headers);
+      return;
+    case 'batch':
+      if (batchExpectsReply(session, message.items)) {
+        answer(context, exchange, session, message.items, undefined, headers);
+        return;
+      }
+      session.connection.receive(message.items);
+      exchange.respond(202, headers);
+      return;
+    case 'notification':
+    case 'response':
+      session.connection.receive(message.message);
+      exchange.respond(202, headers);
+      return;
+  }
+}

@@ -1,0 +1,124 @@
+// A legacy Streamable HTTP session (2025-03-26 … 2025-11-25): its ServerConnection, and the transport that
+// puts unsolicited messages on the standalone GET stream. Each POST's messages go through its own reply.
+
+import type { SendOptions, Transport } from '../../../protocol/index.js';
+import type { McpServer, ServerConnection } from '../../../server/index.js';
+import type { SseWriter } from '../sse.js';
+import { EventStream } from './event-stream.js';
+import type { ManagedSession } from './session-registry.js';
+
+/** The key of the standalone (GET) stream; POST streams are numbered from 1. */
+export const STANDALONE = 's';
+/** Finished-but-unread POST streams one session keeps for resumption; the oldest go first. */
+const MAX_STREAMS = 64;
+
+export class LegacySession implements Transport, ManagedSession {
+  readonly id: string;
+  readonly connection: ServerConnection;
+  readonly standalone: EventStream;
+  readonly #streams = new Map<string, EventStream>();
+  readonly #maxEvents: number;
+  readonly #onEnded: (session: LegacySession) => void;
+  /** Requests of this session still being answered; ended with the session. */
+  readonly #requests = new Set<{ abort(reason: string): void }>();
+  #nextKey = 0;
+  #lastSeen = Date.now();
+  #ended = false;
+  // The HTTP layer feeds connection.receive itself; these Transport members stay unused.
+  onmessage?: NonNullable<Transport['onmessage']>;
+  onerror?: NonNullable<Transport['onerror']>;
+  onclose?: NonNullable<Transport['onclose']>;
+
+  constructor(id: string, server: McpServer, maxEvents: number, onEnded: (session: LegacySession) => void) {
+    this.id = id;
+    this.#maxEvents = maxEvents;
+    this.#onEnded = onEnded;
+    this.standalone = new EventStream(STANDALONE, maxEvents, () => undefined);
+    this.connection = server.createConnection(this, { legacy: true });
+    this.connection.onclose = () => this.#cleanUp();
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** 2025-11-25 sessions get priming events and may close request streams to be polled. */
+  get polling(): boolean {
+    return this.connection.legacy?.revision === '2025-11-25';
+  }
+
+  async start(): Promise<void> {}
+
+  /** Messages not tied to a POST (list_changed, cancellation of our own requests) go on the standalone stream. */
+  send(message: string, _options?: SendOptions): void {
+    this.standalone.event(message);
+  }
+
+  async close(): Promise<void> {
+    this.end();
+  }
+
+  /** A new stream for one POST's response, carried by `writer` for now. */
+  openStream(writer: SseWriter): EventStream {
+    const stream = new EventStream(String(++this.#nextKey), this.#maxEvents, (done) =>
+      this.#streams.delete(done.key),
+    );
+    this.#streams.set(stream.key, stream);
+    if (this.#streams.size > MAX_STREAMS) {
+      for (const [key, old] of this.#streams) {
+        if (old.attached) continue;
+        this.#streams.delete(key);
+        break;
+      }
+    }
+    stream.attach(writer);
+    if (this.polling) stream.prime();
+    return stream;
+  }
+
+  stream(key: string): EventStream | undefined {
+    return key === STANDALONE ? this.standalone : this.#streams.get(key);
+  }
+
+  /** A request of this session starts being answered. */
+  begin(request: { abort(reason: string): void }): void {
+    this.#requests.add(request);
+    this.#lastSeen = Date.now();
+  }
+
+  /** …and is done. */
+  done(request: { abort(reason: string): void }): void {
+    this.#requests.delete(request);
+    this.#lastSeen = Date.now();
+  }
+
+  touch(): void {
+    this.#lastSeen = Date.now();
+  }
+
+  isIdle(now: number, idleTimeoutMs: number): boolean {
+    return (
+      this.#requests.size === 0 &&
+      this.connection.inflightCount === 0 &&
+      !this.standalone.attached &&
+      now - this.#lastSeen >= idleTimeoutMs
+    );
+  }
+
+  /** Ends the session: calls in flight are aborted and open streams end. */
+  end(): void {
+    this.connection.close(); // its onclose cleans up
+    this.#cleanUp();
+  }
+
+  #cleanUp(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    for (const request of [...this.#requests]) request.abort('the session ended');
+    this.#requests.clear();
+    this.standalone.close();
+    for (const stream of this.#streams.values()) stream.close();
+    this.#streams.clear();
+    this.#onEnded(this);
+  }
+}

@@ -1,0 +1,76 @@
+// The modern (2026-07-28) POST: stateless, one connection per request, headers checked against the body.
+
+import { ErrorCode, RpcError, type Classified } from '../../jsonrpc/index.js';
+import { Method, readModernEnvelope } from '../../protocol/index.js';
+import type { HttpContext } from './context.js';
+import type { HttpExchange, OutgoingHeaders } from './exchange.js';
+import { checkModernHeaders } from './mcp-headers.js';
+import { ReplyChannel } from './reply-channel.js';
+import { modernStatus, sendError } from './respond.js';
+import { SSE_HEADERS, SseWriter, sseEvent } from './sse.js';
+
+export function handleModernPost(
+  context: HttpContext,
+  exchange: HttpExchange,
+  message: Exclude<Classified, { kind: 'invalid' }>,
+  headers: OutgoingHeaders,
+): void {
+  switch (message.kind) {
+    case 'batch':
+      sendError(
+        exchange,
+        400,
+        headers,
+        undefined,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: protocol revision 2026-07-28 has no JSON-RPC batches; send one message per POST',
+      );
+      return;
+    case 'response':
+      sendError(
+        exchange,
+        400,
+        headers,
+        message.message.id,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: clients do not POST responses on protocol revision 2026-07-28',
+      );
+      return;
+    case 'notification':
+      // No client notification means anything here (cancellation is closing the response), but it is accepted.
+      exchange.respond(202, headers);
+      return;
+    case 'request':
+      break;
+  }
+  const request = message.message;
+  try {
+    checkModernHeaders((name) => exchange.header(name), request, context.server);
+    // Envelope errors are 400 with -32602/-32022; checked here so that a -32602 from a handler can stay 200.
+    readModernEnvelope(request.params);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    sendError(exchange, 400, headers, request.id, error.code, error.message, error.data);
+    return;
+  }
+  const connection = context.server.createConnection(undefined, { legacy: false });
+  const { options, channels } = context;
+  const channel: ReplyChannel = new ReplyChannel({
+    exchange,
+    headers,
+    requestId: request.id,
+    timeoutMs: request.method === Method.SubscriptionsListen ? Infinity : options.requestTimeoutMs,
+    statusOf: (sent) => modernStatus(sent.errorCode),
+    openOutlet: () => {
+      const writer = new SseWriter(exchange.stream(200, { ...headers, ...SSE_HEADERS }), options.keepAliveMs);
+      return { event: (text) => writer.write(sseEvent(text)), end: () => writer.end() };
+    },
+    onClientGone: 'cancel',
+    onFinish: () => {
+      channels.delete(channel);
+      connection.close();
+    },
+  });
+  channels.add(channel);
+  connection.receive(request, { signal: channel.signal, reply: channel.reply });
+}

@@ -1,0 +1,126 @@
+// The node:http adapter: the fast path. It reads IncomingMessage and writes ServerResponse directly, with no
+// web Request/Response objects in between.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpServer } from '../../server/index.js';
+import { HttpCore } from './core.js';
+import type { BodyResult, HttpExchange, OutgoingHeaders, SseSink } from './exchange.js';
+import { resolveHttpOptions, type HttpOptions } from './options.js';
+
+class NodeExchange implements HttpExchange {
+  readonly method: string;
+  readonly path: string;
+  readonly #search: string | undefined;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  #started = false;
+  #gone = false;
+  #listeners: Array<() => void> = [];
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.#req = req;
+    this.#res = res;
+    this.method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    this.path = q < 0 ? url : url.slice(0, q);
+    this.#search = q < 0 ? undefined : url.slice(q + 1);
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.#gone = true;
+      const listeners = this.#listeners;
+      this.#listeners = [];
+      for (const listener of listeners) listener();
+    });
+  }
+
+  query(name: string): string | undefined {
+    return this.#search === undefined
+      ? undefined
+      : (new URLSearchParams(this.#search).get(name) ?? undefined);
+  }
+
+  header(name: string): string | undefined {
+    const value = this.#req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  readBody(maxBytes: number): Promise<BodyResult> {
+    const req = this.#req;
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBytes)
+      return Promise.resolve({ ok: false, reason: 'too-large' });
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const finish = (result: BodyResult): void => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onAbort);
+        req.off('close', onClose);
+        resolve(result);
+      };
+      const onData = (chunk: Buffer): void => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          req.pause(); // stop reading: the 413 goes out with Connection: close
+          finish({ ok: false, reason: 'too-large' });
+        } else chunks.push(chunk);
+      };
+      const onEnd = (): void => finish({ ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
+      const onAbort = (): void => finish({ ok: false, reason: 'aborted' });
+      const onClose = (): void => {
+        if (!req.complete) onAbort();
+      };
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onAbort);
+      req.on('close', onClose);
+    });
+  }
+
+  onClose(listener: () => void): void {
+    if (this.#gone) queueMicrotask(listener);
+    else if (!this.#res.writableFinished) this.#listeners.push(listener);
+  }
+
+  respond(status: number, headers: OutgoingHeaders, body?: string): void {
+    const res = this.#res;
+    if (this.#started || res.destroyed) return;
+    this.#started = true;
+    res.writeHead(status, headers);
+    res.end(body);
+  }
+
+  stream(status: number, headers: OutgoingHeaders): SseSink {
+    const res = this.#res;
+    if (!this.#started && !res.destroyed) {
+      this.#started = true;
+      res.writeHead(status, headers);
+      res.flushHeaders();
+    }
+    return {
+      write: (chunk) => {
+        if (!res.writableEnded && !res.destroyed) res.write(chunk);
+      },
+      end: () => {
+        if (!res.writableEnded && !res.destroyed) res.end();
+      },
+    };
+  }
+}
+
+/** A node:http request listener around an existing core (listenHttp and tests share the core). */
+export const nodeListener =
+  (core: HttpCore) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
+    void core.handle(new NodeExchange(req, res));
+  };
+
+/** A node:http request listener serving `server` (mount it on any http.Server or compatible framework). */
+export function createNodeHandler(
+  server: McpServer,
+  options?: HttpOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return nodeListener(new HttpCore(server, resolveHttpOptions(server, options)));
+}

@@ -1,0 +1,96 @@
+// Every POST: media types, body size, JSON depth and shape are checked once; then the era decides the path.
+
+import { ErrorCode, RpcError, classify, parseJson, type Classified } from '../../jsonrpc/index.js';
+import { hasModernMeta, isLegacyRevision } from '../../protocol/index.js';
+import type { HttpContext } from './context.js';
+import type { HttpExchange, OutgoingHeaders } from './exchange.js';
+import { handleLegacyPost } from './legacy/post.js';
+import { postSseMessage } from './legacy/http-sse.js';
+import { handleModernPost } from './modern.js';
+import { sendError } from './respond.js';
+import { accepts, isJsonContentType } from './security.js';
+
+/**
+ * Modern when the body carries the modern _meta or the version header names a non-legacy revision (an unknown
+ * version then gets the modern -32022 answer); legacy otherwise, when the legacy wire is on.
+ */
+function isModern(context: HttpContext, exchange: HttpExchange, message: Classified): boolean {
+  if (context.sessions === undefined) return true;
+  if (
+    (message.kind === 'request' || message.kind === 'notification') &&
+    hasModernMeta(message.message.params)
+  )
+    return true;
+  const version = exchange.header('mcp-protocol-version')?.trim();
+  return version !== undefined && !isLegacyRevision(version);
+}
+
+/** `target` is the MCP endpoint, or the POST endpoint of the 2024-11-05 HTTP+SSE transport. */
+export async function handlePost(
+  context: HttpContext,
+  exchange: HttpExchange,
+  headers: OutgoingHeaders,
+  target: 'endpoint' | 'messages',
+): Promise<void> {
+  const { options } = context;
+  if (!isJsonContentType(exchange.header('content-type'))) {
+    sendError(
+      exchange,
+      415,
+      headers,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Unsupported Media Type: POST bodies must be Content-Type: application/json',
+    );
+    return;
+  }
+  const accept = exchange.header('accept');
+  if (
+    target === 'endpoint' &&
+    !(accepts(accept, 'application/json') && accepts(accept, 'text/event-stream'))
+  ) {
+    sendError(
+      exchange,
+      406,
+      headers,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Not Acceptable: the Accept header must list both application/json and text/event-stream (the answer may be either)',
+    );
+    return;
+  }
+  const body = await exchange.readBody(options.maxBodyBytes);
+  if (!body.ok) {
+    // Aborted bodies are answered too: nobody may be listening, but a fetch runtime still awaits a Response.
+    const tooLarge = body.reason === 'too-large';
+    sendError(
+      exchange,
+      tooLarge ? 413 : 400,
+      tooLarge ? { ...headers, connection: 'close' } : headers,
+      undefined,
+      ErrorCode.InvalidRequest,
+      tooLarge
+        ? `Payload Too Large: the body exceeds ${options.maxBodyBytes} bytes`
+        : 'Bad Request: the body could not be read',
+    );
+    return;
+  }
+  let value: unknown;
+  try {
+    value = parseJson(body.text, options.maxJsonDepth);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    sendError(exchange, 400, headers, undefined, error.code, error.message);
+    return;
+  }
+  const message = classify(value);
+  if (message.kind === 'invalid') {
+    sendError(exchange, 400, headers, message.id, message.error.code, message.error.message);
+    return;
+  }
+  const sessions = context.sessions;
+  if (target === 'messages' && sessions !== undefined) postSseMessage(sessions, exchange, value, headers);
+  else if (isModern(context, exchange, message) || sessions === undefined)
+    handleModernPost(context, exchange, message, headers);
+  else handleLegacyPost(context, sessions, exchange, message, headers);
+}

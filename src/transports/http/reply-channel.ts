@@ -1,0 +1,122 @@
+// Where the messages about one POSTed request go: a JSON body when the final response comes first, an SSE
+// stream as soon as anything precedes it. It also owns the request's AbortSignal and wall-clock limit.
+
+import { ErrorCode, encodeError, type RequestId } from '../../jsonrpc/index.js';
+import type { SendOptions } from '../../protocol/index.js';
+import type { HttpExchange, OutgoingHeaders } from './exchange.js';
+import { JSON_TYPE } from './respond.js';
+
+/** A stream of events for one request: a plain SSE writer (modern) or a resumable event stream (legacy). */
+export interface Outlet {
+  event(message: string): void;
+  end(): void;
+}
+
+export interface ReplyChannelConfig {
+  exchange: HttpExchange;
+  /** Headers every response of this request carries (CORS, Mcp-Session-Id). */
+  headers: OutgoingHeaders;
+  requestId: RequestId | undefined;
+  /** Infinity for long-lived requests (subscriptions/listen). */
+  timeoutMs: number;
+  statusOf(options: SendOptions): number;
+  /** Opens the SSE response; called at most once. */
+  openOutlet(): Outlet;
+  /** 'cancel': a closed response cancels the request (modern). 'keep': the request carries on (legacy). */
+  onClientGone: 'cancel' | 'keep';
+  /** Called once, when nothing more will be sent. */
+  onFinish(): void;
+}
+
+export class ReplyChannel {
+  readonly #config: ReplyChannelConfig;
+  readonly #controller = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  #outlet: Outlet | undefined;
+  #finished = false;
+  /** The client left before a response was started: there is nothing left to write to. */
+  #gone = false;
+
+  constructor(config: ReplyChannelConfig) {
+    this.#config = config;
+    if (config.timeoutMs !== Infinity) {
+      this.#timer = setTimeout(() => this.#timeout(), config.timeoutMs);
+      this.#timer.unref?.();
+    }
+    config.exchange.onClose(() => this.#clientGone());
+  }
+
+  /** Aborts on timeout, on shutdown, and (modern) when the client closes the response. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** The `reply` of the request's MessageExtra. */
+  readonly reply = (message: string, options: SendOptions): void => {
+    if (this.#finished) return;
+    if (options.final === true) this.#finish(message, options);
+    else this.open()?.event(message);
+  };
+
+  /** Switches to (or returns) the SSE response; undefined once there is no client to write to. */
+  open(): Outlet | undefined {
+    if (this.#finished || this.#gone) return undefined;
+    this.#outlet ??= this.#config.openOutlet();
+    return this.#outlet;
+  }
+
+  /** Ends the request from our side (shutdown): its signal aborts and its response ends. */
+  abort(reason: string): void {
+    if (this.#finished) return;
+    this.#controller.abort(new Error(reason));
+    const id = this.#config.requestId;
+    this.#finish(encodeError(id, ErrorCode.InternalError, `Request ended: ${reason}`), {
+      ...(id !== undefined && { relatedRequestId: id }),
+      final: true,
+      errorCode: ErrorCode.InternalError,
+    });
+  }
+
+  #finish(message: string, options: SendOptions): void {
+    this.#finished = true;
+    clearTimeout(this.#timer);
+    if (this.#outlet !== undefined) {
+      this.#outlet.event(message);
+      this.#outlet.end();
+    } else if (!this.#gone) {
+      const { exchange, headers, statusOf } = this.#config;
+      exchange.respond(statusOf(options), { ...headers, ...JSON_TYPE }, message);
+    }
+    this.#config.onFinish();
+  }
+
+  #timeout(): void {
+    if (this.#finished) return;
+    const ms = this.#config.timeoutMs;
+    this.#controller.abort(new Error(`timed out after ${ms} ms`));
+    const id = this.#config.requestId;
+    this.#finish(encodeError(id, ErrorCode.InternalError, `Request timed out after ${ms} ms`), {
+      ...(id !== undefined && { relatedRequestId: id }),
+      final: true,
+      errorCode: ErrorCode.InternalError,
+    });
+  }
+
+  #clientGone(): void {
+    if (this.#finished) return;
+    if (this.#config.onClientGone === 'keep') {
+      // Legacy: a disconnect is not a cancellation. A resumable outlet detaches its own writer.
+      if (this.#outlet === undefined) this.#gone = true;
+      return;
+    }
+    this.#finished = true;
+    clearTimeout(this.#timer);
+    this.#controller.abort(new Error('the client closed the response'));
+    this.#outlet?.end();
+    this.#config.onFinish();
+  }
+}

@@ -1,0 +1,119 @@
+// Request screening: Host and Origin allowlists (DNS rebinding), media types, and CORS headers.
+
+import { DefinitionError } from '../../server/index.js';
+import type { OutgoingHeaders } from './exchange.js';
+
+/** One allowed Host: a name (IPv6 in brackets) and, optionally, the only port it may come with. */
+export interface HostRule {
+  host: string;
+  port: string | undefined;
+}
+
+/** Splits "name", "name:port", "[v6]" or "[v6]:port"; undefined when it is none of these. */
+function splitHost(value: string): HostRule | undefined {
+  const text = value.trim().toLowerCase();
+  if (text.startsWith('[')) {
+    const close = text.indexOf(']');
+    if (close < 0) return undefined;
+    const rest = text.slice(close + 1);
+    if (rest !== '' && !/^:\d+$/.test(rest)) return undefined;
+    return { host: text.slice(0, close + 1), port: rest === '' ? undefined : rest.slice(1) };
+  }
+  const colon = text.lastIndexOf(':');
+  if (colon < 0) return text === '' ? undefined : { host: text, port: undefined };
+  const port = text.slice(colon + 1);
+  if (!/^\d+$/.test(port) || text.indexOf(':') !== colon) return undefined;
+  return { host: text.slice(0, colon), port };
+}
+
+export function parseHostRule(entry: string): HostRule {
+  const rule = splitHost(entry);
+  if (rule === undefined) {
+    throw new DefinitionError(
+      `HTTP transport: allowedHosts entry ${JSON.stringify(entry)} is not host or host:port`,
+    );
+  }
+  return rule;
+}
+
+export function hostAllowed(rules: readonly HostRule[], hostHeader: string | undefined): boolean {
+  if (hostHeader === undefined) return false;
+  const given = splitHost(hostHeader);
+  if (given === undefined) return false;
+  return rules.some(
+    (rule) => rule.host === given.host && (rule.port === undefined || rule.port === given.port),
+  );
+}
+
+const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export interface OriginPolicy {
+  allowedOrigins: ReadonlySet<string>;
+  corsOrigins: ReadonlySet<string> | undefined;
+}
+
+/** Absent Origin passes (non-browser clients); otherwise it must be allowlisted or this very loopback server. */
+export function originAllowed(policy: OriginPolicy, origin: string, hostHeader: string | undefined): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false; // includes the opaque origin "null"
+  }
+  if (policy.allowedOrigins.has(url.origin)) return true;
+  if (policy.corsOrigins !== undefined && (policy.corsOrigins.has('*') || policy.corsOrigins.has(url.origin)))
+    return true;
+  return (
+    LOOPBACK_NAMES.has(url.hostname) &&
+    hostHeader !== undefined &&
+    url.host === hostHeader.trim().toLowerCase()
+  );
+}
+
+/** The media types of an Accept header (lower-case, parameters dropped, q=0 entries left out). */
+function acceptedTypes(accept: string): string[] {
+  const types: string[] = [];
+  for (const part of accept.split(',')) {
+    const [type = '', ...params] = part.split(';');
+    if (params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p))) continue;
+    types.push(type.trim().toLowerCase());
+  }
+  return types;
+}
+
+/** True when the Accept header admits `type` exactly or through a wildcard. */
+export function accepts(accept: string | undefined, type: string): boolean {
+  if (accept === undefined) return false;
+  const major = type.slice(0, type.indexOf('/'));
+  return acceptedTypes(accept).some((t) => t === type || t === '*/*' || t === `${major}/*`);
+}
+
+export const isJsonContentType = (value: string | undefined): boolean =>
+  value !== undefined && (value.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+
+const EXPOSED = 'Mcp-Session-Id, MCP-Protocol-Version';
+const DEFAULT_ALLOWED_HEADERS =
+  'Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID';
+
+/** CORS headers for a response to `origin`, or undefined when CORS is off or the origin is not listed. */
+export function corsHeaders(
+  corsOrigins: ReadonlySet<string> | undefined,
+  origin: string | undefined,
+): OutgoingHeaders | undefined {
+  if (corsOrigins === undefined || origin === undefined) return undefined;
+  let normalised: string;
+  try {
+    normalised = new URL(origin).origin;
+  } catch {
+    return undefined;
+  }
+  if (!corsOrigins.has('*') && !corsOrigins.has(normalised)) return undefined;
+  return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': EXPOSED };
+}
+
+/** The extra headers of a CORS preflight answer; requested headers are echoed so Mcp-Param-* pass. */
+export const preflightHeaders = (requested: string | undefined): OutgoingHeaders => ({
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': requested ?? DEFAULT_ALLOWED_HEADERS,
+  'access-control-max-age': '600',
+});

@@ -1,0 +1,86 @@
+// The README's examples are real files: each one is run here, the way the README says to use it.
+
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { McpClient } from '../src/client/index.js';
+import { HttpClientTransport } from '../src/transports/http-client/index.js';
+import { StdioClientTransport } from '../src/transports/stdio/index.js';
+
+const quiet = { warn: () => undefined };
+
+test('examples/calculator.ts answers calculate_sum over stdio on both eras', async () => {
+  for (const era of ['auto', 'legacy'] as const) {
+    const client = new McpClient(
+      { name: 'examples-test', version: '1' },
+      { era, trusted: true, logger: quiet },
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', 'examples/calculator.ts'],
+      }),
+    );
+    try {
+      assert.equal(client.era, era === 'auto' ? 'modern' : 'legacy');
+      const progress: number[] = [];
+      const result = await client.callTool(
+        'calculate_sum',
+        { a: 2, b: 3 },
+        { onProgress: (p) => progress.push(p.progress) },
+      );
+      assert.deepEqual(result.structuredContent, { sum: 5 });
+      assert.deepEqual(
+        [...progress].sort((x, y) => x - y),
+        progress,
+        'progress never decreases',
+      );
+    } finally {
+      await client.close();
+    }
+  }
+});
+
+test('examples/http-server.ts serves greet through the node:http adapter', async () => {
+  const { http } = await import('../examples/http-server.js');
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const client = new McpClient({ name: 'examples-test', version: '1' }, { trusted: true, logger: quiet });
+  try {
+    await client.connect(new HttpClientTransport(`http://127.0.0.1:${port}/mcp`));
+    assert.equal(client.era, 'modern');
+    const result = await client.callTool('greet', { name: 'Ada' });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'Hello, Ada!' }]);
+  } finally {
+    await client.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  }
+});
+
+test('examples/hono.ts serves greet through the fetch handler inside Hono', async () => {
+  const { app } = await import('../examples/hono.js');
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const response = await app.request('http://localhost/mcp', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'greet',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'greet', arguments: { name: 'Bo' }, _meta: meta },
+    }),
+  });
+  assert.equal(response.status, 200);
+  const body = (await response.json()) as { result: { content: unknown } };
+  assert.deepEqual(body.result.content, [{ type: 'text', text: 'Hello, Bo!' }]);
+});

@@ -1,6 +1,6 @@
 // What the HTTP handlers share: the server, the resolved options, the legacy sessions and the requests in flight.
 
-import type { McpServer } from '../../server/index.js';
+import type { McpServer, ServerConnection } from '../../server/index.js';
 import type { SessionRegistry } from './legacy/session-registry.js';
 import type { ResolvedHttpOptions } from './options.js';
 import type { ReplyChannel } from './reply-channel.js';
@@ -12,4 +12,9 @@ export interface HttpContext {
   readonly sessions: SessionRegistry | undefined;
   /** Requests being answered, so that shutdown can end them. */
   readonly channels: Set<ReplyChannel>;
+  /**
+   * The one connection every modern POST goes through: shared (ids are the clients' own and not tracked), so a
+   * request costs no connection of its own; each request's replies and cancellation travel in its MessageExtra.
+   */
+  modernConnection?: ServerConnection;
 }

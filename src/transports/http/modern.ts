@@ -53,7 +53,21 @@ export function handleModernPost(
     sendError(exchange, 400, headers, request.id, error.code, error.message, error.data);
     return;
   }
-  const connection = context.server.createConnection(undefined, { legacy: false });
+  if (context.modernConnection?.closed === true) {
+    sendError(
+      exchange,
+      503,
+      headers,
+      request.id,
+      ErrorCode.InternalError,
+      'The server is shutting down; try again later',
+    );
+    return;
+  }
+  const connection = (context.modernConnection ??= context.server.createConnection(undefined, {
+    legacy: false,
+    shared: true,
+  }));
   const { options, channels } = context;
   const channel: ReplyChannel = new ReplyChannel({
     exchange,
@@ -68,7 +82,6 @@ export function handleModernPost(
     onClientGone: 'cancel',
     onFinish: () => {
       channels.delete(channel);
-      connection.close();
     },
   });
   channels.add(channel);

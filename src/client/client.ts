@@ -15,6 +15,7 @@ import {
   type ServerCapabilities,
   type Tool,
   type Transport,
+  TransportError,
 } from '../protocol/index.js';
 import { callTool, type CallOptions, type CallToolOutcome } from './call.js';
 import { Channel, type ChannelLogger, type RequestOptions } from './channel.js';
@@ -139,36 +140,32 @@ export class McpClient {
 
   /** server/discover with our modern version; true when the server is modern. Falls back on anything unrecognised. */
   async #tryModern(required: boolean): Promise<boolean> {
-    let version = MODERN_REVISION;
-    for (let attempt = 0; attempt < 2; attempt++) {
+    const version = MODERN_REVISION;
+    let networkFailures = 0;
+    for (let attempt = 0; attempt < 4; attempt++) {
       try {
-        const result = await this.#send(
-          Method.ServerDiscover,
-          {},
-          {
-            timeoutMs: this.options.discoverTimeoutMs ?? 5000,
-          },
-          version,
-        );
+        const overHttp = this.#requireChannel().transport.closesStreamToCancel === true;
+        const timeoutMs =
+          this.options.discoverTimeoutMs ?? (overHttp ? (this.options.timeoutMs ?? 60_000) : 5000);
+        const result = await this.#send(Method.ServerDiscover, {}, { timeoutMs }, version);
         const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions : [version];
         if (!supported.includes(version)) {
-          if (supported.includes(MODERN_REVISION)) version = MODERN_REVISION;
-          else
-            throw new ProtocolError(
-              `the server supports ${supported.join(', ')}; this client speaks ${MODERN_REVISION}`,
-            );
+          throw new ProtocolError(
+            `the server supports ${supported.join(', ')}; this client speaks ${MODERN_REVISION}`,
+          );
         }
         this.#adoptModern(version, result);
         return true;
-      } catch (error) {
+      } catch (caught) {
+        const error = asServerError(caught);
+        if (error instanceof TransportError && error.status === undefined && ++networkFailures <= 2) {
+          continue; // a dropped connection says nothing about the era: ask again
+        }
         if (error instanceof McpError && error.code === -32022) {
           // A modern server that wants another version: retry with one we share, or stop (never fall back).
           const supported =
             isJsonObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
-          if (supported.includes(MODERN_REVISION) && attempt === 0) {
-            version = MODERN_REVISION;
-            continue;
-          }
+          if (supported.includes(version) && attempt < 3) continue;
           if (supported.some((v) => isLegacyRevision(v))) return false;
           throw new ProtocolError(
             `no protocol version in common: the server supports ${supported.join(', ') || 'none it named'}`,
@@ -177,7 +174,7 @@ export class McpClient {
         if (error instanceof McpError && isModernError(error)) {
           throw new ProtocolError(`the server rejected server/discover: ${error.message}`);
         }
-        if (required) throw error;
+        if (required || (error instanceof TransportError && error.status === undefined)) throw error;
         return false; // anything else (other codes, no answer, HTTP errors without a modern body): a legacy server
       }
     }
@@ -336,6 +333,21 @@ export class McpClient {
     this.#listen?.abort();
     await this.#channel?.close();
   }
+}
+
+/** An HTTP error whose body is a JSON-RPC error without an id still says what the server is: read it as one. */
+function asServerError(error: unknown): unknown {
+  if (!(error instanceof TransportError) || error.body === undefined) return error;
+  try {
+    const body = JSON.parse(error.body) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const inner = body.error;
+    if (inner !== undefined && typeof inner.code === 'number' && typeof inner.message === 'string') {
+      return new McpError({ code: inner.code, message: inner.message, data: inner.data }, error.status);
+    }
+  } catch {
+    // not JSON: the transport error stands
+  }
+  return error;
 }
 
 /** Errors only a modern server sends: header mismatch, missing capability, unsupported version, or -32601 on 404. */

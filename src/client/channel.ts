@@ -66,6 +66,8 @@ export interface ChannelLogger {
 export class Channel {
   readonly #transport: Transport;
   readonly #pending = new Map<RequestId, Pending>();
+  /** Requests given up on (timed out, cancelled): their late answers are dropped quietly. Bounded, oldest first. */
+  readonly #abandoned = new Set<RequestId>();
   readonly #logger: ChannelLogger;
   #nextId = 0;
   #closed = false;
@@ -162,6 +164,9 @@ export class Channel {
   #cancel(id: RequestId, error: Error, reason: string): void {
     const pending = this.#settle(id);
     if (pending === undefined) return;
+    this.#abandoned.add(id);
+    if (this.#abandoned.size > 1024)
+      this.#abandoned.delete(this.#abandoned.values().next().value as RequestId);
     if (pending.stream !== undefined) pending.stream.abort(error);
     else if (!this.#closed) {
       try {
@@ -195,6 +200,7 @@ export class Channel {
         const response = message.message;
         const pending = response.id === undefined ? undefined : this.#settle(response.id);
         if (pending === undefined) {
+          if (response.id !== undefined && this.#abandoned.delete(response.id)) return; // late: we gave up on it
           if ('error' in response && response.id === undefined) {
             this.#logger.warn(`server error without an id: ${response.error.code} ${response.error.message}`);
           } else this.#logger.warn(`ignored a response with unknown id ${JSON.stringify(response.id)}`);

@@ -1,6 +1,7 @@
 // The ready server's configuration: --tools / --root / --config, checked at startup with errors that name the bad
 // key and what it accepts, and turned into tool definitions (built-in packs and the user's own modules).
 
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,7 +64,17 @@ async function readConfigFile(path: string, cwd: string): Promise<ServeConfig> {
   const result: ServeConfig = {};
   const tools = strings('tools');
   const roots = strings('roots');
-  if (tools !== undefined) result.tools = tools;
+  // Module paths, like roots, are relative to the config file, so the server can be started from anywhere.
+  if (tools !== undefined) {
+    result.tools = tools
+      .flatMap((entry) =>
+        entry
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part.length > 0),
+      )
+      .map((part) => (isModulePath(part) && !isAbsolute(part) ? resolve(file, '..', part) : part));
+  }
   if (roots !== undefined) result.roots = roots.map((root) => resolve(file, '..', root));
   if (config.timeouts !== undefined) {
     if (typeof config.timeouts !== 'object' || config.timeouts === null || Array.isArray(config.timeouts)) {
@@ -105,7 +116,9 @@ const isModulePath = (entry: string): boolean =>
 
 /** Loads a module of the user's own tools: a default or named `tools` export, an array or a function returning one. */
 async function loadModule(entry: string, cwd: string): Promise<ToolConfig[]> {
-  const url = pathToFileURL(resolve(cwd, entry)).href;
+  const path = resolve(cwd, entry);
+  if (!existsSync(path)) throw new ConfigError(`tool module ${entry} does not exist (${path})`);
+  const url = pathToFileURL(path).href;
   let module: Record<string, unknown>;
   try {
     module = (await import(url)) as Record<string, unknown>;
@@ -164,6 +177,10 @@ export async function loadServeConfig(
       );
     tools.push(...created);
     packs.push(entry);
+  }
+  // Settings for packs that are not served are still checked: a typo there should not pass silently.
+  for (const [name, raw] of Object.entries(file.packs ?? {})) {
+    if (!packs.includes(name)) PACKS[name]?.parseConfig(raw, `packs.${name}`);
   }
   // Operator timeouts apply to every tool by name, whatever defined it.
   return {

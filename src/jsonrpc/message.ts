@@ -91,6 +91,8 @@ export function classify(value: unknown): Classified {
     }
     const params = value.params;
     if (params !== undefined && !isJsonObject(params)) {
+      // JSON-RPC: a notification is never answered, not even to say its params are wrong.
+      if (!('id' in value)) return { kind: 'notification', message: { jsonrpc: '2.0', method } };
       const code = Array.isArray(params) ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
       return invalid(readableId, code, `Invalid params: "params" of ${method} must be a JSON object`);
     }

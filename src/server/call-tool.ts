@@ -25,7 +25,7 @@ function readCallParams(scope: RequestScope): { record: ToolRecord; args: JsonOb
   if (typeof name !== 'string') {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name (a string)');
   }
-  const args = params?.arguments ?? {};
+  const args = params?.arguments === undefined ? {} : params.arguments;
   if (!isJsonObject(args)) {
     throw new RpcError(
       ErrorCode.InvalidParams,
@@ -47,7 +47,14 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
   const asTask =
     support !== undefined && scope.era === 'modern' && declaresTasks(scope.envelope.clientCapabilities);
   if (support?.support === 'required' && !asTask) throw missingTasksCapability();
-  const checked = await validateArguments(record, args);
+  scope.connection.track(scope); // from here a notifications/cancelled finds it (validation may take a while)
+  let checked: ValidationResult<unknown>;
+  try {
+    checked = await validateArguments(record, args);
+  } finally {
+    scope.connection.untrack(scope);
+  }
+  if (scope.cancelled) return undefined;
   if (!checked.ok) {
     const message = formatIssues(checked.issues, `Invalid arguments for tool "${record.name}"`);
     if (server.inputErrors === 'protocol') throw new RpcError(ErrorCode.InvalidParams, message);

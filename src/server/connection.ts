@@ -265,9 +265,11 @@ export class ServerConnection {
     }
     const collected: string[] = [];
     let expected = 0;
+    let answered = false;
     const finish = (): void => {
-      if (collected.length === expected && expected > 0)
-        this.#reply(extra, '[' + collected.join(',') + ']', { final: true });
+      if (answered || collected.length !== expected || expected === 0) return;
+      answered = true;
+      this.#reply(extra, '[' + collected.join(',') + ']', { final: true });
     };
     const batchExtra: MessageExtra = {
       ...extra,

@@ -21,22 +21,24 @@ const forbiddenFor = (layer) => {
   return layer === 'client' ? [...higher, 'server'] : higher;
 };
 
-const layering = layers.map((layer) => ({
-  files: [`src/${layer}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            group: forbiddenFor(layer).flatMap((l) => [`**/${l}`, `**/${l}/**`]),
-            message: `Layering: src/${layer} must not import from a higher layer (${layers.join(' → ')}).`,
-          },
-        ],
-      },
-    ],
-  },
-}));
+const layering = layers
+  .filter((layer) => forbiddenFor(layer).length > 0)
+  .map((layer) => ({
+    files: [`src/${layer}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: forbiddenFor(layer).flatMap((l) => [`**/${l}`, `**/${l}/**`]),
+              message: `Layering: src/${layer} must not import from a higher layer (${layers.join(' → ')}).`,
+            },
+          ],
+        },
+      ],
+    },
+  }));
 
 export default tseslint.config(
   {

@@ -81,8 +81,8 @@ export function askYesNo(io: CliIo, question: string): Promise<boolean> {
   return new Promise((resolve) => {
     const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
     rl.question(question, (answer) => {
+      resolve(/^(y|yes)$/i.test(answer.trim())); // before close(): its handler resolves "no"
       rl.close();
-      resolve(/^(y|yes)$/i.test(answer.trim()));
     });
     rl.on('close', () => resolve(false));
   });

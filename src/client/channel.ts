@@ -143,11 +143,12 @@ export class Channel {
     this.#transport.send(encodeNotification(method, params), headers === undefined ? {} : { headers });
   }
 
-  #arm(id: RequestId, pending: Pending, timeoutMs: number): void {
-    if (timeoutMs <= 0) return;
+  /** Arms the time limit: fires after `delayMs`; the error names `limitMs` (the limit the caller set). */
+  #arm(id: RequestId, pending: Pending, delayMs: number, limitMs = delayMs): void {
+    if (delayMs <= 0) return;
     pending.timer = setTimeout(
-      () => this.#cancel(id, new RequestTimeoutError(pending.method, timeoutMs), 'timed out'),
-      timeoutMs,
+      () => this.#cancel(id, new RequestTimeoutError(pending.method, limitMs), 'timed out'),
+      delayMs,
     );
     pending.timer.unref?.();
   }
@@ -247,12 +248,14 @@ export class Channel {
       }
       if (pending.options.resetTimeoutOnProgress === true && pending.timer !== undefined) {
         const maximum = pending.options.maxTotalTimeoutMs ?? Infinity;
-        const remaining = Math.min(pending.options.timeoutMs, maximum - (Date.now() - pending.startedAt));
+        const untilMaximum = maximum - (Date.now() - pending.startedAt);
         clearTimeout(pending.timer);
         pending.timer = undefined;
         const id = token as RequestId; // the progress token is the request id
-        if (remaining <= 0) this.#cancel(id, new RequestTimeoutError(pending.method, maximum), 'timed out');
-        else this.#arm(id, pending, remaining);
+        if (untilMaximum <= 0)
+          this.#cancel(id, new RequestTimeoutError(pending.method, maximum), 'timed out');
+        else if (untilMaximum < pending.options.timeoutMs) this.#arm(id, pending, untilMaximum, maximum);
+        else this.#arm(id, pending, pending.options.timeoutMs);
       }
       return;
     }

@@ -19,7 +19,7 @@ import {
 } from '../protocol/index.js';
 import { callTool, type CallOptions, type CallToolOutcome } from './call.js';
 import { Channel, type ChannelLogger, type RequestOptions } from './channel.js';
-import { McpError, ProtocolError } from './errors.js';
+import { ConnectionClosedError, McpError, ProtocolError } from './errors.js';
 import { encodeHeaderValue, nameFor } from './headers.js';
 import { answerInput, capabilitiesFor, type InputHandlers } from './input.js';
 import type { ApprovalHook, AuditHook } from './policy.js';
@@ -222,7 +222,8 @@ export class McpClient {
   }
 
   #requireChannel(): Channel {
-    if (this.#channel === undefined || this.#channel.closed) throw new Error('the client is not connected');
+    if (this.#channel === undefined) throw new Error('the client is not connected: call connect() first');
+    if (this.#channel.closed) throw new ConnectionClosedError();
     return this.#channel;
   }
 
@@ -244,7 +245,12 @@ export class McpClient {
     options: Partial<RequestOptions> & { headers?: Record<string, string> } = {},
     modernVersion?: string,
   ): Promise<JsonObject> {
-    const channel = this.#requireChannel();
+    let channel: Channel;
+    try {
+      channel = this.#requireChannel();
+    } catch (error) {
+      return Promise.reject(error); // a request never throws synchronously
+    }
     const closesStream = channel.transport.closesStreamToCancel === true;
     let body = params;
     let headers = options.headers;

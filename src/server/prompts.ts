@@ -49,7 +49,7 @@ export interface PromptRecord extends CatalogEntry {
   readonly config: PromptConfig;
 }
 
-const NAME = /^[^\x00-\x1f\x7f]{1,128}$/;
+const NAME = /^\P{Cc}{1,128}$/u; // 1–128 characters, none of them a control character
 
 export function compilePrompt(config: PromptConfig): PromptRecord {
   if (typeof config !== 'object' || config === null)

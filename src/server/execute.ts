@@ -245,3 +245,32 @@ async function startTask(
   const { owner: _owner, ...visible } = state;
   return { kind: 'task', result: { resultType: 'task', ...visible } };
 }
+
+/**
+ * For handlers without an isError channel (prompts, resource reads): how the run ended, as JSON-RPC sees it.
+ * `reply` is what to answer at once (nothing when cancelled, or an InputRequiredResult); `value` is for the caller
+ * to shape; time-outs and errors become JSON-RPC errors (a ToolError keeps its message, anything else is neutral).
+ */
+export function protocolOutcome(
+  execution: Execution,
+  subject: string,
+): { reply: object | undefined } | { value: unknown } {
+  switch (execution.kind) {
+    case 'cancelled':
+      return { reply: undefined };
+    case 'input_required':
+      return { reply: execution.result };
+    case 'timed_out':
+      throw new RpcError(ErrorCode.InternalError, `${subject} timed out after ${execution.timeoutMs} ms`);
+    case 'thrown': {
+      const error = execution.error;
+      if (error instanceof RpcError) throw error;
+      if (error instanceof ToolError) throw new RpcError(ErrorCode.InternalError, error.message);
+      throw error; // logged and answered neutrally by the dispatcher
+    }
+    case 'task':
+      throw new RpcError(ErrorCode.InternalError, 'Internal error: only tools run as tasks');
+    case 'value':
+      return { value: execution.value };
+  }
+}

@@ -5,8 +5,8 @@ import { CONTENT_TYPES, type ContentBlock, type Icon } from '../protocol/index.j
 import { Catalog, type CatalogEntry, type CatalogSettings } from './catalog.js';
 import type { Completer } from './completion.js';
 import type { ToolContext } from './context.js';
-import { DefinitionError, ToolError, newReference } from './errors.js';
-import { execute } from './execute.js';
+import { DefinitionError, newReference } from './errors.js';
+import { execute, protocolOutcome } from './execute.js';
 import type { RequestScope } from './request-scope.js';
 import { checkIcons, checkTimeout } from './tool-definition.js';
 
@@ -151,35 +151,16 @@ export async function getPrompt(scope: RequestScope): Promise<object | undefined
     timeoutMs: record.config.timeoutMs ?? scope.server.defaultTimeoutMs,
     run: (ctx) => record.config.get(args, ctx),
   });
-  switch (execution.kind) {
-    case 'cancelled':
-      return undefined;
-    case 'input_required':
-      return execution.result;
-    case 'timed_out':
-      throw new RpcError(
-        ErrorCode.InternalError,
-        `Prompt "${name}" timed out after ${execution.timeoutMs} ms`,
-      );
-    case 'thrown': {
-      const error = execution.error;
-      if (error instanceof RpcError) throw error;
-      if (error instanceof ToolError) throw new RpcError(ErrorCode.InternalError, error.message);
-      throw error; // logged and answered neutrally by the dispatcher
-    }
-    case 'task':
-      throw new RpcError(ErrorCode.InternalError, 'Internal error: only tools run as tasks');
-    case 'value': {
-      const result = normalise(execution.value);
-      if (result !== undefined) return result;
-      const reference = newReference();
-      scope.server.logger.error(
-        `prompt "${name}" returned something that is not prompt messages (reference ${reference})`,
-      );
-      throw new RpcError(
-        ErrorCode.InternalError,
-        `Prompt "${name}" produced invalid messages (reference ${reference})`,
-      );
-    }
-  }
+  const outcome = protocolOutcome(execution, `Prompt "${name}"`);
+  if ('reply' in outcome) return outcome.reply;
+  const result = normalise(outcome.value);
+  if (result !== undefined) return result;
+  const reference = newReference();
+  scope.server.logger.error(
+    `prompt "${name}" returned something that is not prompt messages (reference ${reference})`,
+  );
+  throw new RpcError(
+    ErrorCode.InternalError,
+    `Prompt "${name}" produced invalid messages (reference ${reference})`,
+  );
 }

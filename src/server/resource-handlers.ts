@@ -3,8 +3,7 @@
 import { ErrorCode, RpcError } from '../jsonrpc/index.js';
 import { revisionHasStructuredContent } from '../protocol/index.js';
 import type { ListVariant } from './catalog.js';
-import { ToolError } from './errors.js';
-import { execute } from './execute.js';
+import { execute, protocolOutcome } from './execute.js';
 import { decodeCursor } from './pagination.js';
 import type { RequestScope } from './request-scope.js';
 import { readResolved, resourceNotFound } from './resources.js';
@@ -55,32 +54,13 @@ export async function readResource(scope: RequestScope): Promise<object | undefi
     timeoutMs: resolved.record.config.timeoutMs ?? server.defaultTimeoutMs,
     run: (ctx) => readResolved(resolved, uri, ctx),
   });
-  switch (execution.kind) {
-    case 'cancelled':
-      return undefined;
-    case 'input_required':
-      return execution.result;
-    case 'timed_out':
-      throw new RpcError(
-        ErrorCode.InternalError,
-        `Reading "${uri}" timed out after ${execution.timeoutMs} ms`,
-      );
-    case 'thrown': {
-      const error = execution.error;
-      if (error instanceof RpcError) throw error;
-      if (error instanceof ToolError) throw new RpcError(ErrorCode.InternalError, error.message);
-      throw error; // logged and answered neutrally by the dispatcher
-    }
-    case 'task':
-      throw new RpcError(ErrorCode.InternalError, 'Internal error: only tools run as tasks');
-    case 'value': {
-      const contents = execution.value as unknown[]; // readResolved returns normalised contents
-      if (contents.length === 0) throw resourceNotFound(uri, modern);
-      if (!modern) return { contents };
-      const hints = server.resourceReadCache;
-      return { contents, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
-    }
-  }
+  const outcome = protocolOutcome(execution, `Reading "${uri}"`);
+  if ('reply' in outcome) return outcome.reply;
+  const contents = outcome.value as unknown[]; // readResolved returns normalised contents
+  if (contents.length === 0) throw resourceNotFound(uri, modern);
+  if (!modern) return { contents };
+  const hints = server.resourceReadCache;
+  return { contents, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
 }
 
 export function subscribeResource(scope: RequestScope): object {

@@ -126,23 +126,27 @@ describe('csv pack: configuration', () => {
   it('refuses an unknown key, naming it and the allowed keys', () => {
     assert.throws(
       () => csvPack.parseConfig({ maxRows: 5 }, 'packs.csv'),
-      new ConfigError(
-        'packs.csv.maxRows is not an option of the csv pack; allowed keys: maxFileBytes, maxRecordBytes',
-      ),
+      new ConfigError('packs.csv has an unknown key "maxRows"; allowed keys: maxFileBytes, maxRecordBytes'),
     );
   });
 
   it('refuses values outside the allowed range, naming the key, the range and the value', () => {
     const cases: [JsonObject, string][] = [
-      [{ maxFileBytes: 0 }, 'packs.csv.maxFileBytes must be an integer from 1 to 9007199254740991 (got 0)'],
+      [
+        { maxFileBytes: 0 },
+        'packs.csv.maxFileBytes must be a whole number of bytes from 1 to 9007199254740991; got 0',
+      ],
       [
         { maxFileBytes: '1GB' },
-        'packs.csv.maxFileBytes must be an integer from 1 to 9007199254740991 (got "1GB")',
+        'packs.csv.maxFileBytes must be a whole number of bytes from 1 to 9007199254740991; got "1GB"',
       ],
-      [{ maxRecordBytes: 1.5 }, 'packs.csv.maxRecordBytes must be an integer from 1 to 268435456 (got 1.5)'],
+      [
+        { maxRecordBytes: 1.5 },
+        'packs.csv.maxRecordBytes must be a whole number of characters from 1 to 268435456; got 1.5',
+      ],
       [
         { maxRecordBytes: 2 ** 30 },
-        'packs.csv.maxRecordBytes must be an integer from 1 to 268435456 (got 1073741824)',
+        'packs.csv.maxRecordBytes must be a whole number of characters from 1 to 268435456; got 1073741824',
       ],
     ];
     for (const [raw, message] of cases) {
@@ -154,7 +158,7 @@ describe('csv pack: configuration', () => {
     assert.throws(
       () => csvPack.parseConfig([], 'packs.csv'),
       new ConfigError(
-        'packs.csv must be an object with the keys maxFileBytes, maxRecordBytes (got an array)',
+        'packs.csv must be an object with the optional keys maxFileBytes, maxRecordBytes; got []',
       ),
     );
   });

@@ -1,7 +1,7 @@
 // The exec pack's configuration: which programs may run, with which environment, for how long, with how much output.
 
 import { isAbsolute, posix } from 'node:path';
-import { ConfigReader } from '../http/config-reader.js';
+import { ConfigReader } from '../config-reader.js';
 import { ConfigError } from '../pack.js';
 import { absoluteDirectories, resolveCommands } from './resolve-commands.js';
 

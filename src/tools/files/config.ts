@@ -1,6 +1,6 @@
 // The files pack's configuration: `packs.files` in the config file.
 
-import { configObject, integerSetting } from './config-checks.js';
+import { ConfigReader } from '../config-reader.js';
 
 export interface FilesConfig {
   /** Largest file read_file returns whole, and the most bytes one call returns. Default 1 MiB. */
@@ -11,13 +11,8 @@ export const DEFAULT_MAX_READ_BYTES = 1024 * 1024;
 const MAX_READ_BYTES_LIMIT = 64 * 1024 * 1024;
 
 export function parseFilesConfig(raw: unknown, key: string): FilesConfig {
-  const object = configObject(raw, key, ['maxReadBytes']);
+  const reader = new ConfigReader(raw, key, ['maxReadBytes']);
   return {
-    maxReadBytes: integerSetting(object, key, 'maxReadBytes', {
-      min: 1,
-      max: MAX_READ_BYTES_LIMIT,
-      fallback: DEFAULT_MAX_READ_BYTES,
-      unit: 'bytes',
-    }),
+    maxReadBytes: reader.integer('maxReadBytes', DEFAULT_MAX_READ_BYTES, 1, MAX_READ_BYTES_LIMIT, 'bytes'),
   };
 }

@@ -26,4 +26,3 @@ export {
   type EncodingChoice,
   type TextEncodingName,
 } from './text-encoding.js';
-export { configObject, integerSetting } from './config-checks.js';

@@ -1,6 +1,6 @@
 // The github pack's configuration: where the API is, which environment variable holds the token, how long to wait.
 
-import { ConfigReader } from '../http/config-reader.js';
+import { ConfigReader } from '../config-reader.js';
 
 export interface GithubConfig {
   /** Name of the environment variable read (at call time) for the token. Default GITHUB_TOKEN. */

@@ -1,7 +1,7 @@
 // The http pack's configuration: off unless enabled; which methods, which private hosts, how far and how much.
 
 import { AllowHosts } from './address-policy.js';
-import { ConfigReader } from './config-reader.js';
+import { ConfigReader } from '../config-reader.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

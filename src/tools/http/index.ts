@@ -25,5 +25,5 @@ export const httpPack: ToolPack<HttpConfig> = {
 export { parseHttpConfig, HTTP_METHODS, type HttpConfig, type HttpMethod } from './config.js';
 export { createHttpRequestTool, HTTP_REQUEST, type HttpToolOptions } from './http-request.js';
 export type { Resolver } from './destination.js';
-export { ConfigReader } from './config-reader.js';
+export { ConfigReader } from '../config-reader.js';
 export * as ipRange from './ip-range.js';

@@ -1,6 +1,6 @@
 // The search pack's configuration: `packs.search` in the config file.
 
-import { configObject, integerSetting } from '../files/index.js';
+import { ConfigReader } from '../config-reader.js';
 
 export interface SearchConfig {
   /** Files larger than this are skipped. Default 1 MiB. */
@@ -18,25 +18,10 @@ export const SEARCH_DEFAULTS: Readonly<SearchConfig> = {
 };
 
 export function parseSearchConfig(raw: unknown, key: string): SearchConfig {
-  const object = configObject(raw, key, ['maxFileBytes', 'maxFiles', 'timeBudgetMs']);
+  const reader = new ConfigReader(raw, key, ['maxFileBytes', 'maxFiles', 'timeBudgetMs']);
   return {
-    maxFileBytes: integerSetting(object, key, 'maxFileBytes', {
-      min: 1,
-      max: 64 * 1024 * 1024,
-      fallback: SEARCH_DEFAULTS.maxFileBytes,
-      unit: 'bytes',
-    }),
-    maxFiles: integerSetting(object, key, 'maxFiles', {
-      min: 1,
-      max: 1_000_000,
-      fallback: SEARCH_DEFAULTS.maxFiles,
-      unit: 'files',
-    }),
-    timeBudgetMs: integerSetting(object, key, 'timeBudgetMs', {
-      min: 10,
-      max: 600_000,
-      fallback: SEARCH_DEFAULTS.timeBudgetMs,
-      unit: 'milliseconds',
-    }),
+    maxFileBytes: reader.integer('maxFileBytes', SEARCH_DEFAULTS.maxFileBytes, 1, 64 * 1024 * 1024, 'bytes'),
+    maxFiles: reader.integer('maxFiles', SEARCH_DEFAULTS.maxFiles, 1, 1_000_000, 'files'),
+    timeBudgetMs: reader.integer('timeBudgetMs', SEARCH_DEFAULTS.timeBudgetMs, 10, 600_000, 'milliseconds'),
   };
 }

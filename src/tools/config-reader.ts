@@ -1,6 +1,6 @@
 // Reads one pack's raw config object key by key; every mistake is a ConfigError naming the key and what it accepts.
 
-import { ConfigError } from '../pack.js';
+import { ConfigError } from './pack.js';
 
 const show = (value: unknown): string => {
   const text = JSON.stringify(value) ?? String(value);

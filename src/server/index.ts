@@ -2,13 +2,12 @@
 
 export {
   McpServer,
-  type CacheHints,
   type Middleware,
   type Outcome,
   type RegisteredTool,
   type RequestHandler,
-  type ServerOptions,
 } from './server.js';
+export type { CacheHints, ServerOptions } from './options.js';
 export { ServerConnection, type ConnectionOptions, type LegacySession } from './connection.js';
 export { ToolContext } from './context.js';
 export { ToolError, DefinitionError, stderrLogger, silentLogger, type Logger } from './errors.js';

@@ -1,9 +1,9 @@
 // McpServer: the tool registry, the two dispatch tables (modern and legacy), connections and subscriptions.
+// Longer than most files because every registration and dispatch path meets here; what it calls lives elsewhere.
 
 import {
   DEFAULT_MAX_JSON_DEPTH,
   ErrorCode,
-  RpcError,
   encodeError,
   encodeNotification,
   encodeResultText,
@@ -17,25 +17,22 @@ import {
   Method,
   MetaKey,
   Notification,
-  isLoggingLevel,
-  negotiateLegacyRevision,
-  type ClientCapabilities,
   type Implementation,
   type MessageExtra,
   type ServerCapabilities,
-  type SubscriptionFilter,
   type Transport,
 } from '../protocol/index.js';
 import type { SchemaInput } from '../schema/index.js';
 import { callTool } from './call-tool.js';
 import { ServerConnection, type ConnectionOptions } from './connection.js';
 import { DefinitionError, stderrLogger, type Logger } from './errors.js';
+import { openLegacySession, setLogLevel } from './legacy.js';
 import { listTools } from './list-tools.js';
 import { decodeCursor } from './pagination.js';
-import { MAX_RESOURCE_SUBSCRIPTIONS } from './resource-handlers.js';
 import type { RequestScope } from './request-scope.js';
 import { RequestStateCodec } from './request-state.js';
-import { listen, type Subscription } from './subscriptions.js';
+import { listen } from './subscriptions.js';
+import { SubscriptionHub, type Feature } from './subscription-hub.js';
 import { complete } from './completion.js';
 import { PromptCatalog, compilePrompt, getPrompt, type PromptConfig } from './prompts.js';
 import {
@@ -54,14 +51,9 @@ import {
 } from './resource-handlers.js';
 import type { Catalog, CatalogEntry } from './catalog.js';
 import { cancelTask, getTask, updateTask } from './tasks/task-handlers.js';
-import {
-  TASKS_EXTENSION,
-  TaskManager,
-  declaresTasks,
-  missingTasksCapability,
-  taskNotification,
-} from './tasks/task-manager.js';
-import { MemoryTaskStore, type TaskState, type TaskStore } from './tasks/task-store.js';
+import { TASKS_EXTENSION, TaskManager } from './tasks/task-manager.js';
+import { MemoryTaskStore } from './tasks/task-store.js';
+import { checkCacheHints, positiveInteger, type CacheHints, type ServerOptions } from './options.js';
 import { checkTimeout, type ToolConfig } from './tool-definition.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -70,49 +62,6 @@ export type Outcome = object | string | undefined;
 export type RequestHandler = (scope: RequestScope) => Outcome | Promise<Outcome>;
 /** Policy middleware: an onion around every request handler (auth, scopes, rate limits, approval, audit). */
 export type Middleware = (scope: RequestScope, next: () => Promise<Outcome>) => Promise<Outcome>;
-
-export interface CacheHints {
-  ttlMs: number;
-  cacheScope: 'public' | 'private';
-}
-
-export interface ServerOptions {
-  instructions?: string;
-  /** Tools per tools/list page. Default 500. */
-  pageSize?: number;
-  /** Cache hints on modern list results (tools, prompts, resources, templates). Default { ttlMs: 0, cacheScope: 'public' }. */
-  listCache?: CacheHints;
-  /** Cache hints on modern resources/read results. Default { ttlMs: 0, cacheScope: 'private' }. */
-  resourceReadCache?: CacheHints;
-  /** Cache hints on server/discover results. Default { ttlMs: 0, cacheScope: 'public' }. */
-  discoverCache?: CacheHints;
-  /** Default per-tool time limit. Default 60,000 ms. */
-  defaultTimeoutMs?: number;
-  /** HMAC key for requestState (≥ 32 bytes). Default: random per process — set it when running several instances. */
-  requestStateKey?: string | Uint8Array;
-  /** How long a requestState stays valid. Default 10 minutes. */
-  requestStateTtlMs?: number;
-  /** Argument validation failures as `isError` results ('tool', the spec's prose and the default) or -32602 ('protocol'). */
-  inputValidationErrors?: 'tool' | 'protocol';
-  /** Minimum spacing of progress notifications for one request. Default 25 ms. */
-  progressIntervalMs?: number;
-  /** Requests one connection may have in flight. Default 1,000. */
-  maxInFlight?: number;
-  /** Nesting limit for incoming JSON. Default 64. */
-  maxJsonDepth?: number;
-  /** Put `_meta["io.modelcontextprotocol/serverInfo"]` on every modern result. Default true. */
-  serverInfoInResults?: boolean;
-  /** Where the server's own diagnostics go. Default: stderr. */
-  logger?: Logger;
-  /** Tasks extension: where task state is kept. Default: a bounded in-memory store (10,000 tasks). */
-  taskStore?: TaskStore;
-  /** Tasks extension: how long a task stays readable after creation (null: no limit). Default 1 hour. */
-  taskTtlMs?: number | null;
-  /** Tasks extension: the polling interval suggested to clients. Default 500 ms. */
-  taskPollIntervalMs?: number;
-  /** Tasks extension: default time limit of a tool running as a task. Default 1 hour. */
-  taskTimeoutMs?: number;
-}
 
 /** A handle on a registered tool, prompt or resource, to change it at runtime (clients are told of every change). */
 export interface Registered<Config> {
@@ -135,26 +84,6 @@ const REMOVED_ON_MODERN: ReadonlySet<string> = new Set([
   'tasks/result',
   'tasks/list',
 ]);
-
-const positiveInteger = (value: number | undefined, fallback: number, name: string): number => {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new DefinitionError(`${name} must be a positive integer`);
-  return value;
-};
-
-const checkCacheHints = (
-  hints: CacheHints | undefined,
-  name: string,
-  fallback: CacheHints = { ttlMs: 0, cacheScope: 'public' },
-): CacheHints => {
-  const value = hints ?? fallback;
-  if (!Number.isInteger(value.ttlMs) || value.ttlMs < 0)
-    throw new DefinitionError(`${name}.ttlMs must be an integer ≥ 0`);
-  if (value.cacheScope !== 'public' && value.cacheScope !== 'private') {
-    throw new DefinitionError(`${name}.cacheScope must be "public" or "private"`);
-  }
-  return value;
-};
 
 export class McpServer {
   readonly info: Implementation;
@@ -179,9 +108,10 @@ export class McpServer {
   readonly #legacy = new Map<string, RequestHandler>();
   readonly #middleware: Middleware[] = [];
   readonly #connections = new Set<ServerConnection>();
-  readonly #subscriptions = new Set<Subscription>();
   /** Capabilities beyond tools that something registered has turned on. */
   readonly #features = new Set<Feature>();
+  /** @internal The open subscriptions/listen requests. */
+  readonly subscriptions = new SubscriptionHub(this.#features);
   #discoverJson: string | undefined;
   readonly #changesQueued = new Set<ListKind>();
   #closed = false;
@@ -231,7 +161,7 @@ export class McpServer {
         ttlMs: taskTtl,
         pollIntervalMs: positiveInteger(options.taskPollIntervalMs, 500, 'taskPollIntervalMs'),
       },
-      (task) => this.#publishTask(task),
+      (task) => this.subscriptions.taskChanged(task),
       this.logger,
     );
     this.#modern.set(Method.ServerDiscover, () => this.#discover());
@@ -319,15 +249,7 @@ export class McpServer {
         connection.send((legacyMessage ??= encodeNotification(Notification.ResourcesUpdated, { uri })));
       }
     }
-    for (const subscription of this.#subscriptions) {
-      if (subscription.filter.resourceSubscriptions?.includes(uri) !== true) continue;
-      subscription.scope.notify(
-        encodeNotification(Notification.ResourcesUpdated, {
-          uri,
-          _meta: { [MetaKey.SubscriptionId]: subscription.scope.id },
-        }),
-      );
-    }
+    this.subscriptions.resourceUpdated(uri);
   }
 
   /** Installs the handlers of a capability the first time something of that kind is registered. */
@@ -403,16 +325,14 @@ export class McpServer {
   /** @internal called by a connection when it closes */
   detach(connection: ServerConnection): void {
     this.#connections.delete(connection);
-    for (const subscription of [...this.#subscriptions]) {
-      if (subscription.scope.connection === connection) subscription.end(false);
-    }
+    this.subscriptions.endFor(connection);
   }
 
   /** Ends every subscription gracefully, aborts calls in flight and closes every connection. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const subscription of [...this.#subscriptions]) subscription.end(true);
+    this.subscriptions.endAll();
     for (const connection of [...this.#connections]) connection.close();
     this.tasks.abortAll(new Error('server closed'));
   }
@@ -527,52 +447,11 @@ export class McpServer {
     params: JsonObject | undefined,
     extra: MessageExtra | undefined,
   ): void {
-    const reply = (message: string, errorCode?: number): void => {
-      const options =
-        errorCode === undefined
-          ? { relatedRequestId: id, final: true }
-          : { relatedRequestId: id, final: true, errorCode };
-      if (extra?.reply !== undefined) extra.reply(message, options);
-      else connection.send(message, options);
-    };
-    if (connection.legacy !== undefined) {
-      reply(
-        encodeError(id, ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized'),
-        ErrorCode.InvalidRequest,
-      );
-      return;
-    }
-    if (typeof params?.protocolVersion !== 'string') {
-      reply(
-        encodeError(
-          id,
-          ErrorCode.InvalidParams,
-          'Invalid params: initialize needs params.protocolVersion (a string)',
-        ),
-        ErrorCode.InvalidParams,
-      );
-      return;
-    }
-    const capabilities = isJsonObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : {};
-    const info = params.clientInfo;
-    const revision = negotiateLegacyRevision(params.protocolVersion);
-    connection.legacy = {
-      revision,
-      clientCapabilities: capabilities,
-      clientInfo:
-        isJsonObject(info) && typeof info.name === 'string' ? (info as unknown as Implementation) : undefined,
-      logLevel: undefined,
-      initialized: false,
-      resourceSubscriptions: new Set(),
-    };
-    const result: JsonObject = {
-      protocolVersion: revision,
+    openLegacySession(connection, id, params, extra, {
       capabilities: this.#capabilities(),
       serverInfo: this.info,
-    };
-    if (this.#instructions !== undefined && revision !== '2024-11-05')
-      result.instructions = this.#instructions;
-    reply(encodeResultText(id, JSON.stringify(result)));
+      instructions: this.#instructions,
+    });
   }
 
   /** Legacy revisions this server negotiates, newest first. */
@@ -582,54 +461,9 @@ export class McpServer {
 
   // ---- subscriptions and list changes -----------------------------------------------------------------------
 
+  /** Open subscriptions/listen requests. */
   get subscriptionCount(): number {
-    return this.#subscriptions.size;
-  }
-
-  /** @internal The subset of a listen filter this server honours. */
-  agreeSubscription(requested: JsonObject, capabilities: ClientCapabilities): SubscriptionFilter {
-    const agreed: SubscriptionFilter = {};
-    if (requested.toolsListChanged === true) agreed.toolsListChanged = true;
-    if (requested.promptsListChanged === true && this.#features.has('prompts'))
-      agreed.promptsListChanged = true;
-    if (this.#features.has('resources')) {
-      if (requested.resourcesListChanged === true) agreed.resourcesListChanged = true;
-      const uris = requested.resourceSubscriptions;
-      if (Array.isArray(uris)) {
-        const wanted = uris
-          .filter((uri): uri is string => typeof uri === 'string')
-          .slice(0, MAX_RESOURCE_SUBSCRIPTIONS);
-        if (wanted.length > 0) agreed.resourceSubscriptions = wanted;
-      }
-    }
-    const taskIds = requested.taskIds;
-    if (Array.isArray(taskIds) && this.#features.has('tasks')) {
-      if (!declaresTasks(capabilities)) throw missingTasksCapability();
-      const wanted = taskIds
-        .filter((id): id is string => typeof id === 'string')
-        .slice(0, MAX_RESOURCE_SUBSCRIPTIONS);
-      if (wanted.length > 0) (agreed as SubscriptionFilter & { taskIds?: string[] }).taskIds = wanted;
-    }
-    return agreed;
-  }
-
-  /** notifications/tasks to listen streams that asked for this task. */
-  #publishTask(task: TaskState): void {
-    for (const subscription of this.#subscriptions) {
-      const ids = (subscription.filter as SubscriptionFilter & { taskIds?: string[] }).taskIds;
-      if (ids?.includes(task.taskId) === true)
-        subscription.scope.notify(taskNotification(task, subscription.scope.id));
-    }
-  }
-
-  /** @internal */
-  addSubscription(subscription: Subscription): void {
-    this.#subscriptions.add(subscription);
-  }
-
-  /** @internal */
-  removeSubscription(subscription: Subscription): void {
-    this.#subscriptions.delete(subscription);
+    return this.subscriptions.size;
   }
 
   #listChanged(kind: ListKind): void {
@@ -652,16 +486,9 @@ export class McpServer {
     for (const connection of this.#connections) {
       if (connection.legacy?.initialized) connection.send((legacyMessage ??= encodeNotification(method)));
     }
-    for (const subscription of this.#subscriptions) {
-      if (subscription.filter[filterKey] !== true) continue;
-      subscription.scope.notify(
-        encodeNotification(method, { _meta: { [MetaKey.SubscriptionId]: subscription.scope.id } }),
-      );
-    }
+    this.subscriptions.listChanged(method, filterKey);
   }
 }
-
-type Feature = 'prompts' | 'resources' | 'tasks';
 
 type ListKind = 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
 
@@ -676,17 +503,4 @@ function listPage(scope: RequestScope, catalog: Catalog<CatalogEntry>): string {
   const offset = cursor === undefined ? 0 : decodeCursor(cursor, catalog.pageSize, catalog.enabled().length);
   const variant = scope.era === 'modern' ? 'modern' : 'legacy';
   return catalog.page(offset, variant);
-}
-
-function setLogLevel(scope: RequestScope): object {
-  const level = scope.params?.level;
-  if (!isLoggingLevel(level)) {
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      'Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency',
-    );
-  }
-  const session = scope.connection.legacy;
-  if (session !== undefined) session.logLevel = level;
-  return {};
 }

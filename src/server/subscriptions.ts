@@ -24,20 +24,20 @@ export function listen(scope: RequestScope): Promise<undefined> {
     );
   }
   const server = scope.server;
-  if (server.subscriptionCount >= MAX_SUBSCRIPTIONS) {
+  if (server.subscriptions.size >= MAX_SUBSCRIPTIONS) {
     throw new RpcError(
       ErrorCode.InternalError,
       `Too many open subscriptions (limit ${MAX_SUBSCRIPTIONS}); close some first`,
     );
   }
-  const agreed: SubscriptionFilter = server.agreeSubscription(requested, scope.envelope.clientCapabilities);
+  const agreed: SubscriptionFilter = server.subscriptions.agree(requested, scope.envelope.clientCapabilities);
   scope.connection.track(scope);
   return new Promise<undefined>((resolve) => {
     const subscription: Subscription = {
       scope,
       filter: agreed,
       end(graceful) {
-        server.removeSubscription(subscription);
+        server.subscriptions.remove(subscription);
         scope.connection.untrack(scope);
         if (graceful && !scope.cancelled) {
           scope.respond(
@@ -66,6 +66,6 @@ export function listen(scope: RequestScope): Promise<undefined> {
         notifications: agreed,
       }),
     );
-    server.addSubscription(subscription);
+    server.subscriptions.add(subscription);
   });
 }

@@ -128,14 +128,24 @@ describe('core subscriptions/listen', () => {
     );
   });
 
-  it('SU-08 server.close() ends a subscription gracefully: its result, then notifications/cancelled for its id', async () => {
+  it('SU-08 server.close() ends a subscription gracefully: its result (with serverInfo, B-30), then notifications/cancelled for its id', async () => {
     const server = testServer();
     const client = await connect(server);
     await listen(client, 'sub', { toolsListChanged: true });
     await server.close();
     await client.waitFor(isNotification('notifications/cancelled'));
     assert.deepEqual(streamOf(client, 'sub').slice(1), [
-      { jsonrpc: '2.0', id: 'sub', result: { resultType: 'complete', _meta: { [SUBSCRIPTION]: 'sub' } } },
+      {
+        jsonrpc: '2.0',
+        id: 'sub',
+        result: {
+          resultType: 'complete',
+          _meta: {
+            'io.modelcontextprotocol/serverInfo': { name: 'core-test', version: '1.0.0' },
+            [SUBSCRIPTION]: 'sub',
+          },
+        },
+      },
       {
         jsonrpc: '2.0',
         method: 'notifications/cancelled',

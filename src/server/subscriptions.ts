@@ -1,6 +1,6 @@
 // subscriptions/listen (modern wire): acknowledgement first, then only the notifications the client asked for.
 
-import { ErrorCode, RpcError, encodeNotification, encodeResult, isJsonObject } from '../jsonrpc/index.js';
+import { ErrorCode, RpcError, encodeNotification, encodeResultText, isJsonObject } from '../jsonrpc/index.js';
 import { MetaKey, Notification, type SubscriptionFilter } from '../protocol/index.js';
 import { subscriptionMeta, type RequestScope } from './request-scope.js';
 
@@ -41,7 +41,10 @@ export function listen(scope: RequestScope): Promise<undefined> {
         scope.connection.untrack(scope);
         if (graceful && !scope.cancelled) {
           scope.respond(
-            encodeResult(scope.id, { resultType: 'complete', _meta: { [MetaKey.SubscriptionId]: scope.id } }),
+            encodeResultText(
+              scope.id,
+              server.modernResultJson({ _meta: { [MetaKey.SubscriptionId]: scope.id } }),
+            ),
           );
           // On stream transports the spec also has the server reference the listen id in notifications/cancelled.
           if (scope.extra?.reply === undefined) {

@@ -40,11 +40,45 @@ export function normaliseReturn(value: unknown, hasOutputSchema: boolean): CallT
   return { content: [{ type: 'text', text }], structuredContent: value };
 }
 
-/** Legacy revisions: structuredContent must be an object, and does not exist before 2025-06-18. */
+/** Content block types each legacy revision knows (2024-11-05: no audio; resource links arrived in 2025-06-18). */
+const KNOWN_BLOCKS: Readonly<Record<string, ReadonlySet<string>>> = {
+  '2024-11-05': new Set(['text', 'image', 'resource']),
+  '2025-03-26': new Set(['text', 'image', 'audio', 'resource']),
+};
+
+/** A block the client's revision cannot show becomes a text block that says what it was, so nothing is lost silently. */
+function describeBlock(block: ContentBlock): ContentBlock {
+  if (block.type === 'resource_link') {
+    return {
+      type: 'text',
+      text: `Resource: ${block.name} <${block.uri}>${block.mimeType ? ` (${block.mimeType})` : ''}`,
+    };
+  }
+  if (block.type === 'audio') {
+    return {
+      type: 'text',
+      text: `[audio ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes, not shown: this client's protocol revision has no audio content]`,
+    };
+  }
+  return block;
+}
+
+/**
+ * Fits a result to a legacy revision: structuredContent must be an object and does not exist before 2025-06-18;
+ * content types newer than the revision are described in text instead.
+ */
 export function fitToRevision(result: CallToolResult, revision: string): CallToolResult {
-  if (result.structuredContent === undefined) return result;
-  if (revisionHasStructuredContent(revision) && isJsonObject(result.structuredContent)) return result;
-  const { structuredContent: _dropped, ...rest } = result;
+  const known = KNOWN_BLOCKS[revision];
+  let fitted = result;
+  if (known !== undefined && result.content.some((block) => !known.has(block.type))) {
+    fitted = {
+      ...result,
+      content: result.content.map((block) => (known.has(block.type) ? block : describeBlock(block))),
+    };
+  }
+  if (fitted.structuredContent === undefined) return fitted;
+  if (revisionHasStructuredContent(revision) && isJsonObject(fitted.structuredContent)) return fitted;
+  const { structuredContent: _dropped, ...rest } = fitted;
   return rest;
 }
 

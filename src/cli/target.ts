@@ -107,6 +107,27 @@ function stdioTarget(
   };
 }
 
+/** Variables a configured stdio server inherits; everything else must be given in its "env". */
+const INHERITED = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+  'SYSTEMROOT',
+];
+
+function inheritedEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const picked: NodeJS.ProcessEnv = {};
+  for (const name of INHERITED) if (env[name] !== undefined) picked[name] = env[name];
+  return picked;
+}
+
 export function resolveTarget(target: string, options: TargetOptions): ResolvedTarget {
   const cliHeaders = parseHeaders(options.headers);
   if (/^https?:\/\//i.test(target)) return httpTarget(target, cliHeaders, false);
@@ -126,7 +147,9 @@ export function resolveTarget(target: string, options: TargetOptions): ResolvedT
     if (entry.env !== undefined && !stringRecord(entry.env))
       throw new UsageError(`server "${target}": "env" must map names to strings`);
     const cwd = typeof entry.cwd === 'string' ? resolve(options.cwd, entry.cwd) : options.cwd;
-    const env = { ...options.env, ...(stringRecord(entry.env) ? entry.env : {}) };
+    // Like Claude Desktop: a configured server gets a minimal environment plus its own "env", not every secret of
+    // the shell that runs toolwire. A command line typed as TARGET runs with the caller's environment, as in a shell.
+    const env = { ...inheritedEnvironment(options.env), ...(stringRecord(entry.env) ? entry.env : {}) };
     return stdioTarget(entry.command, stringArray(entry.args) ? entry.args : [], env, cwd, trusted, target);
   }
   let words: string[];

@@ -2,18 +2,20 @@
 
 import type { JsonObject } from '../jsonrpc/index.js';
 import type { CallToolResult, ContentBlock, Icon, ToolAnnotations } from '../protocol/index.js';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { InferSchema, SchemaInput } from '../schema/index.js';
 import { DefinitionError } from './errors.js';
 import type { ToolContext } from './context.js';
 
 /** What a handler may return: text, content blocks, a full result, or a value that becomes structuredContent. */
 export type ToolReturn<O> =
-  | string
-  | ContentBlock
-  | ContentBlock[]
-  | CallToolResult
-  | (O extends undefined ? unknown : InferSchema<O>)
-  | undefined;
+  string | ContentBlock | ContentBlock[] | CallToolResult | StructuredOutput<O> | undefined;
+
+/**
+ * The structured value a handler may return: the output type of a Standard Schema outputSchema; anything for a raw
+ * JSON Schema or no outputSchema (the value is still validated at run time when a schema is given).
+ */
+export type StructuredOutput<O> = O extends StandardSchemaV1<unknown, infer Output> ? Output : unknown;
 
 export interface ToolConfig<
   I extends SchemaInput | undefined = SchemaInput | undefined,

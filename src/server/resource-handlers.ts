@@ -1,39 +1,15 @@
-// resources/list, resources/templates/list, resources/read, and legacy resources/subscribe / unsubscribe.
+// resources/read, and legacy resources/subscribe / unsubscribe (the lists are in list-page.ts).
 
 import { ErrorCode, RpcError } from '../jsonrpc/index.js';
-import { revisionHasStructuredContent } from '../protocol/index.js';
-import type { ListVariant } from './catalog.js';
 import { execute, protocolOutcome } from './execute.js';
-import { decodeCursor } from './pagination.js';
 import type { RequestScope } from './request-scope.js';
 import { readResolved, resourceNotFound } from './resources.js';
 
 /** Resource URIs one legacy session may subscribe to. */
 export const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
 
-const variantFor = (scope: RequestScope): ListVariant =>
-  scope.era === 'modern'
-    ? 'modern'
-    : revisionHasStructuredContent(scope.envelope.protocolVersion)
-      ? 'legacy'
-      : 'legacy-old';
-
 const invalid = (message: string): RpcError =>
   new RpcError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
-
-export function listResources(scope: RequestScope): string {
-  const catalog = scope.server.resources.statics;
-  const cursor = scope.params?.cursor;
-  const offset = cursor === undefined ? 0 : decodeCursor(cursor, catalog.pageSize, catalog.enabled().length);
-  return catalog.page(offset, variantFor(scope));
-}
-
-export function listResourceTemplates(scope: RequestScope): string {
-  const catalog = scope.server.resources.templates;
-  const cursor = scope.params?.cursor;
-  const offset = cursor === undefined ? 0 : decodeCursor(cursor, catalog.pageSize, catalog.enabled().length);
-  return catalog.page(offset, variantFor(scope));
-}
 
 const readUri = (scope: RequestScope): string => {
   const uri = scope.params?.uri;

@@ -27,8 +27,7 @@ import { callTool } from './call-tool.js';
 import { ServerConnection, type ConnectionOptions } from './connection.js';
 import { DefinitionError, stderrLogger, type Logger } from './errors.js';
 import { openLegacySession, setLogLevel } from './legacy.js';
-import { listTools } from './list-tools.js';
-import { decodeCursor } from './pagination.js';
+import { listPrompts, listResourceTemplates, listResources, listTools } from './list-page.js';
 import type { RequestScope } from './request-scope.js';
 import { RequestStateCodec } from './request-state.js';
 import { listen } from './subscriptions.js';
@@ -42,13 +41,7 @@ import {
   type ResourceConfig,
   type ResourceTemplateConfig,
 } from './resources.js';
-import {
-  listResourceTemplates,
-  listResources,
-  readResource,
-  subscribeResource,
-  unsubscribeResource,
-} from './resource-handlers.js';
+import { readResource, subscribeResource, unsubscribeResource } from './resource-handlers.js';
 import type { Catalog, CatalogEntry } from './catalog.js';
 import { cancelTask, getTask, updateTask } from './tasks/task-handlers.js';
 import { TASKS_EXTENSION, TaskManager } from './tasks/task-manager.js';
@@ -264,8 +257,8 @@ export class McpServer {
       return;
     }
     if (kind === 'prompts') {
-      this.#modern.set(Method.PromptsList, (scope) => listPage(scope, this.prompts));
-      this.#legacy.set(Method.PromptsList, (scope) => listPage(scope, this.prompts));
+      this.#modern.set(Method.PromptsList, listPrompts);
+      this.#legacy.set(Method.PromptsList, listPrompts);
       this.#modern.set(Method.PromptsGet, getPrompt);
       this.#legacy.set(Method.PromptsGet, getPrompt);
     } else {
@@ -497,10 +490,3 @@ const LIST_CHANGED: Record<ListKind, string> = {
   promptsListChanged: Notification.PromptsListChanged,
   resourcesListChanged: Notification.ResourcesListChanged,
 };
-
-function listPage(scope: RequestScope, catalog: Catalog<CatalogEntry>): string {
-  const cursor = scope.params?.cursor;
-  const offset = cursor === undefined ? 0 : decodeCursor(cursor, catalog.pageSize, catalog.enabled().length);
-  const variant = scope.era === 'modern' ? 'modern' : 'legacy';
-  return catalog.page(offset, variant);
-}

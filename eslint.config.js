@@ -69,6 +69,7 @@ export default tseslint.config(
         Response: 'readonly',
         Headers: 'readonly',
         ReadableStream: 'readonly',
+        ByteLengthQueuingStrategy: 'readonly',
       },
     },
     rules: {

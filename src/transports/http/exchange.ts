@@ -3,6 +3,12 @@
 /** Response headers, lower-case names. */
 export type OutgoingHeaders = Record<string, string>;
 
+/**
+ * Bytes an SSE response may hold for a client that reads too slowly; past this the connection is dropped (the
+ * request is then cancelled as if the client had left), so no reader can make the server buffer without bound.
+ */
+export const MAX_SSE_BACKLOG_BYTES = 8 * 1024 * 1024;
+
 /** An open text/event-stream body. Writes after end() or after the client left are dropped. */
 export interface SseSink {
   write(chunk: string): void;

@@ -3,7 +3,13 @@
 
 import type { McpServer } from '../../server/index.js';
 import { HttpCore } from './core.js';
-import type { BodyResult, HttpExchange, OutgoingHeaders, SseSink } from './exchange.js';
+import {
+  MAX_SSE_BACKLOG_BYTES,
+  type BodyResult,
+  type HttpExchange,
+  type OutgoingHeaders,
+  type SseSink,
+} from './exchange.js';
 import { resolveHttpOptions, type HttpOptions } from './options.js';
 
 const encoder = new TextEncoder();
@@ -82,19 +88,30 @@ class FetchExchange implements HttpExchange {
     this.#started = true;
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let ended = false;
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          controller = c;
+        },
+        cancel: () => {
+          ended = true;
+          this.#leave();
+        },
       },
-      cancel: () => {
-        ended = true;
-        this.#leave();
-      },
-    });
+      new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+    ); // desiredSize counts bytes
     this.#resolve(new Response(body, { status, headers }));
     return {
       write: (chunk) => {
-        if (!ended) controller.enqueue(encoder.encode(chunk));
+        if (ended) return;
+        if ((controller.desiredSize ?? 0) < -MAX_SSE_BACKLOG_BYTES) {
+          // A reader this slow is treated as gone: the stream fails and the request is cancelled.
+          ended = true;
+          controller.error(new Error('the client reads too slowly'));
+          this.#leave();
+          return;
+        }
+        controller.enqueue(encoder.encode(chunk));
       },
       end: () => {
         if (ended) return;

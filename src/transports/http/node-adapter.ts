@@ -4,7 +4,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '../../server/index.js';
 import { HttpCore } from './core.js';
-import type { BodyResult, HttpExchange, OutgoingHeaders, SseSink } from './exchange.js';
+import {
+  MAX_SSE_BACKLOG_BYTES,
+  type BodyResult,
+  type HttpExchange,
+  type OutgoingHeaders,
+  type SseSink,
+} from './exchange.js';
 import { resolveHttpOptions, type HttpOptions } from './options.js';
 
 class NodeExchange implements HttpExchange {
@@ -101,7 +107,10 @@ class NodeExchange implements HttpExchange {
     }
     return {
       write: (chunk) => {
-        if (!res.writableEnded && !res.destroyed) res.write(chunk);
+        if (res.writableEnded || res.destroyed) return;
+        if (res.writableLength > MAX_SSE_BACKLOG_BYTES)
+          res.destroy(); // a reader this slow is treated as gone
+        else res.write(chunk);
       },
       end: () => {
         if (!res.writableEnded && !res.destroyed) res.end();

@@ -2,7 +2,7 @@
 // past the backlog bound the connection is dropped and the request is cancelled (the handler's signal aborts).
 
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { McpServer, silentLogger } from '../src/index.js';
@@ -52,7 +52,7 @@ test('a client that stops reading an SSE response is dropped and its request can
   });
   req.on('error', () => undefined); // the server drops us: expected
   req.end(body);
-  const [response] = (await once(req, 'response')) as [import('node:http').IncomingMessage];
+  const [response] = (await once(req, 'response')) as [IncomingMessage];
   assert.equal(response.headers['content-type'], 'text/event-stream');
   response.on('error', () => undefined);
   response.pause(); // never read again

@@ -90,6 +90,7 @@ export async function callTool(
   let outcome = 'error' as CallOutcomeKind; // widened: the catch block reads what the try block set
   let failure: string | undefined;
   try {
+    if (options.signal?.aborted === true) throw new RequestAbortedError('tools/call');
     const known = await client.tools.get(name);
     try {
       await approve(client, name, args, known);

@@ -228,7 +228,7 @@ export class Channel {
 
   /** A corrupted stream: every open request fails at once with the reason, rather than hanging until its time limit. */
   #protocolViolation(reason: string): void {
-    this.#logger.warn(reason);
+    if (this.#pending.size === 0) this.#logger.warn(reason); // otherwise the open requests carry the reason
     for (const id of [...this.#pending.keys()]) this.#settle(id)?.reject(new ProtocolError(reason));
   }
 

@@ -48,7 +48,11 @@ describe('client: misbehaving servers', () => {
         FAST_MS,
         'the ProtocolError (not a time-out)',
       );
-      assert.deepEqual(recorder.warnings, [], 'the reason reaches the open call, so it is not also a warning');
+      assert.deepEqual(
+        recorder.warnings,
+        [],
+        'the reason reaches the open call, so it is not also a warning',
+      );
     },
   );
 

@@ -37,7 +37,7 @@ const SAMPLE_PARAMS = {
 
 const rejectedState = (why: string) => ({
   code: -32602,
-  message: `Invalid params: requestState ${why}; call the tool again without it`,
+  message: `Invalid params: requestState ${why}; send the request again without it`,
 });
 
 /** Tools that ask: one question, two questions in two rounds, sampling, and two questions at once. */
@@ -341,7 +341,7 @@ describe('core MRTR: input_required on the modern wire', () => {
         error: {
           code: -32021,
           message:
-            'Missing required client capability: this tool needs sampling/createMessage, which the request did not declare',
+            'Missing required client capability: this request needs sampling/createMessage, which the request did not declare',
           data: { requiredCapabilities: { sampling: {} } },
         },
       },

@@ -699,7 +699,7 @@ describe('server prompts: MRTR from prompts/get (2026-07-28)', () => {
       ),
       {
         code: -32602,
-        message: 'Invalid params: requestState failed verification; call the tool again without it',
+        message: 'Invalid params: requestState failed verification; send the request again without it',
       },
     );
     assert.deepEqual(
@@ -716,7 +716,8 @@ describe('server prompts: MRTR from prompts/get (2026-07-28)', () => {
       ),
       {
         code: -32602,
-        message: 'Invalid params: requestState belongs to a different call; call the tool again without it',
+        message:
+          'Invalid params: requestState belongs to a different call; send the request again without it',
       },
     );
   });
@@ -726,7 +727,7 @@ describe('server prompts: MRTR from prompts/get (2026-07-28)', () => {
     assert.deepEqual(errorOf(await client.request('prompts/get', modern(params))), {
       code: -32021,
       message:
-        'Missing required client capability: this tool needs elicitation/create, which the request did not declare',
+        'Missing required client capability: this request needs elicitation/create, which the request did not declare',
       data: { requiredCapabilities: { elicitation: {} } },
     });
   });

@@ -627,7 +627,7 @@ describe('server resources: MRTR from a read (2026-07-28)', () => {
     assert.deepEqual(errorOf(await client.request('resources/read', modern({ uri: 'test://branch-file' }))), {
       code: -32021,
       message:
-        'Missing required client capability: this tool needs elicitation/create, which the request did not declare',
+        'Missing required client capability: this request needs elicitation/create, which the request did not declare',
       data: { requiredCapabilities: { elicitation: {} } },
     });
   });
@@ -652,7 +652,7 @@ describe('server resources: MRTR from a read (2026-07-28)', () => {
     );
     assert.deepEqual(errorOf(retry), {
       code: -32602,
-      message: 'Invalid params: requestState belongs to a different call; call the tool again without it',
+      message: 'Invalid params: requestState belongs to a different call; send the request again without it',
     });
   });
 });

@@ -85,7 +85,7 @@ export class ModernInputBroker implements InputBroker {
         return Promise.reject(
           new RpcError(
             ErrorCode.MissingRequiredClientCapability,
-            `Missing required client capability: this tool needs ${request.method}, which the request did not declare`,
+            `Missing required client capability: this request needs ${request.method}, which the request did not declare`,
             { requiredCapabilities: requiredCapabilityFor(request) },
           ),
         );

@@ -35,7 +35,7 @@ export const argumentsDigest = (args: unknown): string =>
 const rejected = (why: string): RpcError =>
   new RpcError(
     ErrorCode.InvalidParams,
-    `Invalid params: requestState ${why}; call the tool again without it`,
+    `Invalid params: requestState ${why}; send the request again without it`,
   );
 
 export class RequestStateCodec {

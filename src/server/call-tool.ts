@@ -46,7 +46,16 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
   const support = taskSupport(record);
   const asTask =
     support !== undefined && scope.era === 'modern' && declaresTasks(scope.envelope.clientCapabilities);
-  if (support?.support === 'required' && !asTask) throw missingTasksCapability();
+  if (support?.support === 'required' && !asTask) {
+    // Legacy revisions have no such capability to name; 2025-11-25 answered a task-only tool with -32601.
+    if (scope.era === 'legacy') {
+      throw new RpcError(
+        ErrorCode.MethodNotFound,
+        `Tool "${record.name}" runs only as a task (io.modelcontextprotocol/tasks), which needs protocol revision 2026-07-28`,
+      );
+    }
+    throw missingTasksCapability();
+  }
   scope.connection.track(scope); // from here a notifications/cancelled finds it (validation may take a while)
   let checked: ValidationResult<unknown>;
   try {

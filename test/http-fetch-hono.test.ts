@@ -11,18 +11,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Hono } from 'hono';
 import { McpServer, silentLogger } from '../src/index.js';
 import { createFetchHandler } from '../src/transports/http/index.js';
+import { deferred } from './support/harness.js';
 
 const MODERN = '2026-07-28';
 const META = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 /** Serves a fetch function on node:http: the request body streams in, the response body streams out. */
 async function serveFetch(fetchFn: (request: Request) => Response | Promise<Response>): Promise<Server> {

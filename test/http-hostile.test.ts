@@ -14,6 +14,8 @@ import { HttpCore } from '../src/transports/http/core.js';
 import { fetchListener } from '../src/transports/http/fetch-adapter.js';
 import { nodeListener } from '../src/transports/http/node-adapter.js';
 import { resolveHttpOptions } from '../src/transports/http/options.js';
+import { deferred } from './support/harness.js';
+import { waitFor } from './support/poll.js';
 
 const MODERN = '2026-07-28';
 const META = {
@@ -92,11 +94,6 @@ function assertRpcError(
 }
 
 /** A promise with its resolver, for waiting on events. */
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 function makeServer(): {
   server: McpServer;
@@ -740,10 +737,3 @@ async function floodServer(options: HttpOptions): Promise<{
 }
 
 /** Polls a condition on the event loop until it holds or the deadline passes (bounded). */
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -20,6 +20,8 @@ import { HttpCore } from '../src/transports/http/core.js';
 import { LegacySession } from '../src/transports/http/legacy/session.js';
 import { nodeListener } from '../src/transports/http/node-adapter.js';
 import { resolveHttpOptions } from '../src/transports/http/options.js';
+import { deferred } from './support/harness.js';
+import { waitFor } from './support/poll.js';
 
 const CLIENT_INFO = { name: 'toolwire-http-interop', version: '0.0.0' };
 const STEP_MS = 10_000;
@@ -38,20 +40,7 @@ interface Peer {
   close(): Promise<void>;
 }
 
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
 /** Polls a condition until it holds or the deadline passes (bounded). */
-async function waitFor(condition: () => boolean, timeoutMs = STEP_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('HTTP: the official SDK clients as peers', () => {
   const server = new McpServer({ name: 'http-peers', version: '1.0.0' }, { logger: silentLogger });
@@ -130,7 +119,7 @@ describe('HTTP: the official SDK clients as peers', () => {
 
       const changed = deferred();
       await peer.onToolsChanged(() => changed.resolve());
-      if (era === 'legacy') await waitFor(getStreamOpen);
+      if (era === 'legacy') await waitFor(getStreamOpen, STEP_MS);
       server.tool({ name: `added_${++added}`, description: 'added at runtime', handler: () => 'new' });
       await changed.promise;
     } finally {

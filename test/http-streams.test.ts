@@ -15,6 +15,8 @@ import { listenHttp, type HttpListening } from '../src/transports/http/index.js'
 import { HttpCore } from '../src/transports/http/core.js';
 import { nodeListener } from '../src/transports/http/node-adapter.js';
 import { resolveHttpOptions } from '../src/transports/http/options.js';
+import { deferred } from './support/harness.js';
+import { waitFor } from './support/poll.js';
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const JSON_HEADERS = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
@@ -130,19 +132,6 @@ function send(url: string, method: string, headers: Record<string, string>, body
 }
 
 /** Polls a condition until it holds or the deadline passes (bounded). */
-async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 function makeServer(): { server: McpServer; gate: () => void; polled: () => Promise<void> } {
   const server = new McpServer(

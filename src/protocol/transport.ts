@@ -10,6 +10,8 @@ export interface SendOptions {
   final?: boolean;
   /** When the final response is a JSON-RPC error: its code (HTTP maps it to a status without parsing). */
   errorCode?: number;
+  /** The request was refused before any handler ran (its envelope, id or a limit): HTTP answers such errors 400. */
+  rejected?: boolean;
   /** Client side: the id of the request this message is (so a transport can report delivery failures for it). */
   requestId?: RequestId;
   /** Client side, HTTP: headers for this message's POST (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*). */

@@ -151,6 +151,7 @@ export class ServerConnection {
       relatedRequestId: id,
       final: true,
       errorCode: code,
+      rejected: true,
     });
   }
 

@@ -12,7 +12,6 @@ import {
   type RequestId,
 } from '../jsonrpc/index.js';
 import {
-  LEGACY_REVISIONS,
   MODERN_REVISIONS,
   Method,
   MetaKey,
@@ -445,11 +444,6 @@ export class McpServer {
       serverInfo: this.info,
       instructions: this.#instructions,
     });
-  }
-
-  /** Legacy revisions this server negotiates, newest first. */
-  get legacyRevisions(): readonly string[] {
-    return LEGACY_REVISIONS;
   }
 
   // ---- subscriptions and list changes -----------------------------------------------------------------------

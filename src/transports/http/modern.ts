@@ -1,7 +1,7 @@
 // The modern (2026-07-28) POST: stateless, one connection per request, headers checked against the body.
 
 import { ErrorCode, RpcError, type Classified } from '../../jsonrpc/index.js';
-import { Method, readModernEnvelope } from '../../protocol/index.js';
+import { Method } from '../../protocol/index.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { checkModernHeaders } from './mcp-headers.js';
@@ -45,9 +45,8 @@ export function handleModernPost(
   }
   const request = message.message;
   try {
+    // The _meta envelope itself is read once, by the server connection; its errors come back marked `rejected`.
     checkModernHeaders((name) => exchange.header(name), request, context.server);
-    // Envelope errors are 400 with -32602/-32022; checked here so that a -32602 from a handler can stay 200.
-    readModernEnvelope(request.params);
   } catch (error) {
     if (!(error instanceof RpcError)) throw error;
     sendError(exchange, 400, headers, request.id, error.code, error.message, error.data);
@@ -74,7 +73,7 @@ export function handleModernPost(
     headers,
     requestId: request.id,
     timeoutMs: request.method === Method.SubscriptionsListen ? Infinity : options.requestTimeoutMs,
-    statusOf: (sent) => modernStatus(sent.errorCode),
+    statusOf: (sent) => modernStatus(sent.errorCode, sent.rejected),
     openOutlet: () => {
       const writer = new SseWriter(exchange.stream(200, { ...headers, ...SSE_HEADERS }), options.keepAliveMs);
       return { event: (text) => writer.write(sseEvent(text)), end: () => writer.end() };

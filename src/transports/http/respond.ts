@@ -19,7 +19,9 @@ export function sendError(
 }
 
 /** Modern wire: header and envelope errors are 400, unknown methods 404, other JSON-RPC errors travel with 200. */
-export function modernStatus(errorCode: number | undefined): number {
+export function modernStatus(errorCode: number | undefined, rejected = false): number {
+  // Refused before dispatch (a missing or malformed _meta envelope): 400, as the spec asks.
+  if (rejected && errorCode === ErrorCode.InvalidParams) return 400;
   switch (errorCode) {
     case undefined:
       return 200;
@@ -32,7 +34,7 @@ export function modernStatus(errorCode: number | undefined): number {
     case ErrorCode.UnsupportedProtocolVersion:
       return 400;
     default:
-      // -32602 here comes from a handler (unknown tool, bad cursor): envelope errors are answered before dispatch.
+      // A -32602 from a handler (unknown tool, bad cursor) stays 200; envelope errors come marked `rejected`.
       return 200;
   }
 }

@@ -1,0 +1,184 @@
+// The benchmark's table: medians over rounds per workload and server, ratios toolwire/SDK and toolwire/bare, and the
+// targets from the issue judged on the same run.
+
+import { median } from './stats.mjs';
+
+const rate = (value) =>
+  Number.isNaN(value) ? '–' : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US');
+const ms = (value) =>
+  Number.isNaN(value)
+    ? '–'
+    : value < 10
+      ? value.toFixed(2)
+      : value < 100
+        ? value.toFixed(1)
+        : String(Math.round(value));
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : Number.NaN);
+const times = (value) =>
+  Number.isNaN(value) ? '–' : value >= 10 ? `${value.toFixed(0)}×` : `${value.toFixed(2)}×`;
+
+function summarize({ workloads, runs, startups, idle, opts }) {
+  const summary = {};
+  for (const workload of workloads) {
+    summary[workload.id] = {};
+    for (const server of opts.servers) {
+      const mine = runs.filter((r) => r.workload === workload.id && r.server === server);
+      summary[workload.id][server] = {
+        rps: median(mine.map((r) => r.rps)),
+        p50Ms: median(mine.map((r) => r.p50Ms)),
+        p99Ms: median(mine.map((r) => r.p99Ms)),
+        errors: mine.reduce((sum, r) => sum + r.errors, 0),
+        requests: mine.reduce((sum, r) => sum + r.requests, 0),
+        ...(workload.rssUnderLoad ? { rssPeakMiB: median(mine.map((r) => r.rssPeakMiB)) } : {}),
+      };
+    }
+  }
+  for (const tools of new Set(startups.map((s) => s.tools))) {
+    summary[`startup-${tools}`] = {};
+    for (const server of opts.servers) {
+      const mine = startups.filter((s) => s.tools === tools && s.server === server);
+      summary[`startup-${tools}`][server] = { ms: median(mine.map((s) => s.ms)) };
+    }
+  }
+  for (const [key, mib] of Object.entries(idle)) {
+    const [server, tools] = key.split('/');
+    summary[`rss-idle-${tools}`] ??= {};
+    summary[`rss-idle-${tools}`][server] = { mib };
+  }
+  return summary;
+}
+
+function judgeTargets(summary) {
+  const targets = [];
+  const add = (name, pass, detail) => targets.push({ name, pass, detail });
+  for (const id of ['call-c16', 'call-c64']) {
+    const row = summary[id];
+    if (row?.toolwire === undefined || row.bare === undefined) continue;
+    const share = ratio(row.toolwire.rps, row.bare.rps);
+    const tail = ratio(row.toolwire.p99Ms, row.bare.p99Ms);
+    add(
+      `HTTP tools/call ${id.slice(5)}`,
+      share >= 0.6 && tail <= 2,
+      `${(share * 100).toFixed(0)} % of bare (target ≥ 60 %), p99 ${times(tail)} bare's (target ≤ 2×)`,
+    );
+  }
+  if (summary['list-1k']?.toolwire !== undefined && summary['list-1k'].bare !== undefined) {
+    const share = ratio(summary['list-1k'].toolwire.rps, summary['list-1k'].bare.rps);
+    add(
+      'HTTP tools/list, 1,000 tools',
+      share >= 0.5,
+      `${(share * 100).toFixed(0)} % of bare (target ≥ 50 %)`,
+    );
+  }
+  if (summary['stdio-64']?.toolwire !== undefined && summary['stdio-64'].sdk !== undefined) {
+    const lead = ratio(summary['stdio-64'].toolwire.rps, summary['stdio-64'].sdk.rps);
+    add('stdio tools/call, 64 in flight', lead >= 5, `${times(lead)} the SDK (target ≥ 5×)`);
+  }
+  for (const tools of [10, 1000]) {
+    const row = summary[`startup-${tools}`];
+    if (row?.toolwire === undefined || row.bare === undefined) continue;
+    const cost = ratio(row.toolwire.ms, row.bare.ms);
+    add(
+      `startup, ${tools.toLocaleString('en-US')} tools`,
+      cost <= 1.5,
+      `${times(cost)} bare (target ≤ 1.5×)`,
+    );
+  }
+  const load = summary['call-c64'];
+  if (load?.toolwire?.rssPeakMiB !== undefined && load.bare?.rssPeakMiB !== undefined) {
+    const cost = ratio(load.toolwire.rssPeakMiB, load.bare.rssPeakMiB);
+    add('RSS under load (c=64)', cost <= 1.5, `${times(cost)} bare (target ≤ 1.5×)`);
+  }
+  return targets;
+}
+
+/** Prints the table and the targets; returns what it printed as data for the raw JSON. */
+export function printReport({ workloads, runs, startups, idle, opts, info, titles }) {
+  const summary = summarize({ workloads, runs, startups, idle, opts });
+  const servers = opts.servers;
+  const width = 22;
+  const rows = [];
+  const row = (title, cells, a, b) => rows.push({ title, cells, ratios: [a, b] });
+  const ratios = (get) => [
+    servers.includes('sdk') ? ratio(get('toolwire'), get('sdk')) : Number.NaN,
+    servers.includes('bare') ? ratio(get('toolwire'), get('bare')) : Number.NaN,
+  ];
+
+  for (const workload of workloads) {
+    const line = summary[workload.id];
+    const cells = servers.map((server) => {
+      const s = line[server];
+      return `${rate(s.rps)}  ${ms(s.p50Ms)}/${ms(s.p99Ms)}${s.errors > 0 ? ' !' : ''}`;
+    });
+    row(workload.title, cells, ...ratios((server) => line[server]?.rps));
+  }
+  for (const tools of [10, 1000]) {
+    const line = summary[`startup-${tools}`];
+    if (line === undefined) continue;
+    row(
+      `startup to first answer, ${tools.toLocaleString('en-US')} tools (ms)`,
+      servers.map((server) => ms(line[server].ms)),
+      ...ratios((server) => line[server]?.ms),
+    );
+  }
+  for (const tools of [10, 1000]) {
+    const line = summary[`rss-idle-${tools}`];
+    if (line === undefined) continue;
+    row(
+      `RSS idle, ${tools.toLocaleString('en-US')} tools (MiB)`,
+      servers.map((server) => line[server].mib.toFixed(0)),
+      ...ratios((server) => line[server]?.mib),
+    );
+  }
+  const load = summary['call-c64'];
+  if (load !== undefined) {
+    row(
+      'RSS peak, tools/call c=64 (MiB)',
+      servers.map((server) => load[server].rssPeakMiB.toFixed(0)),
+      ...ratios((server) => load[server]?.rssPeakMiB),
+    );
+  }
+
+  const titleWidth = Math.max(...rows.map((r) => r.title.length), 8) + 2;
+  const out = [];
+  out.push(
+    `machine: ${info.cpus} × ${info.cpuModel}, ${info.memoryGiB} GiB, ${info.platform}, Node ${info.node}, load from ${info.loadGenerator}`,
+  );
+  out.push(
+    `medians of ${opts.rounds} rounds × ${opts.seconds} s per measurement, servers interleaved; cells: requests/s  p50/p99 ms`,
+  );
+  out.push('');
+  out.push(
+    'workload'.padEnd(titleWidth) +
+      servers.map((server) => titles[server].padEnd(width)).join('') +
+      'tw/SDK'.padStart(8) +
+      'tw/bare'.padStart(9),
+  );
+  for (const r of rows) {
+    out.push(
+      r.title.padEnd(titleWidth) +
+        r.cells.map((cell) => cell.padEnd(width)).join('') +
+        times(r.ratios[0]).padStart(8) +
+        times(r.ratios[1]).padStart(9),
+    );
+  }
+  out.push('');
+  out.push(
+    'ratios divide toolwire by the other server: higher is better for requests/s, lower for ms and MiB.',
+  );
+  const failing = Object.entries(summary).flatMap(([id, line]) =>
+    Object.entries(line)
+      .filter(([, s]) => (s.errors ?? 0) > 0)
+      .map(([server, s]) => `${id}/${server}: ${s.errors} of ${s.requests}`),
+  );
+  if (failing.length > 0)
+    out.push(`! wrong or missing answers (counted as errors, not throughput): ${failing.join('; ')}`);
+
+  const targets = judgeTargets(summary);
+  if (targets.length > 0) {
+    out.push('', 'targets:');
+    for (const t of targets) out.push(`  ${t.pass ? 'MET ' : 'MISS'}  ${t.name}: ${t.detail}`);
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+  return { summary, targets };
+}

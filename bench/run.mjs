@@ -1,0 +1,286 @@
+#!/usr/bin/env node
+// toolwire benchmark: toolwire, the official SDK v2 and a bare node:http ceiling, measured in one run, interleaved
+// round by round (A B C A B C …) so that the machine's drift cancels out. Load comes from wrk (a separate process)
+// for HTTP and from this process for stdio; every answer is checked. Prints medians and ratios; raw JSON goes to
+// bench/results/.
+//
+//   npm run bench                      full run (5 rounds of 4 s per measurement, about 10 minutes)
+//   npm run bench -- --quick           3 rounds of 1 s (under 3 minutes), for development
+//   npm run bench -- --only call-c16,list-1k --servers toolwire,bare --rounds 3 --seconds 2
+//   npm run bench -- --cpu-prof [--only call-c16] [--servers sdk]    profile one server under one workload
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { median } from './lib/stats.mjs';
+import { rssMiB, rssPeak, serverCommand, startHttpServer, startStdioServer, stop } from './lib/processes.mjs';
+import { measureStartup, measureStdio, StdioPeer } from './lib/stdio.mjs';
+import { summarizeProfile } from './lib/profile.mjs';
+import { ensureWrk, runWrk } from './lib/wrk.mjs';
+import {
+  SERVERS,
+  SERVER_TITLES,
+  WORKLOADS,
+  checkHttpCall,
+  closeLegacySession,
+  httpRequest,
+  isRightSum,
+  openLegacySession,
+  stdioCallLine,
+} from './lib/workloads.mjs';
+import { printReport } from './lib/report.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = join(ROOT, 'bench', 'results');
+const STARTUP_TOOLS = [10, 1000];
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      seconds: { type: 'string' },
+      only: { type: 'string' },
+      servers: { type: 'string' },
+      'cpu-prof': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(
+      [
+        'usage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--only ids] [--servers names] [--cpu-prof]',
+        `  workloads: ${WORKLOADS.map((w) => w.id).join(', ')}, startup`,
+        `  servers:   ${SERVERS.join(', ')}`,
+        '',
+      ].join('\n'),
+    );
+    process.exit(0);
+  }
+  const integer = (text, fallback, name, min, max) => {
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new Error(`--${name} must be an integer ${min}..${max}`);
+    return value;
+  };
+  const list = (text, known, name) => {
+    if (text === undefined) return known;
+    const picked = text.split(',').map((item) => item.trim());
+    const unknown = picked.filter((item) => !known.includes(item));
+    if (unknown.length > 0)
+      throw new Error(`--${name}: unknown ${unknown.join(', ')} (known: ${known.join(', ')})`);
+    return known.filter((item) => picked.includes(item));
+  };
+  const quick = values.quick;
+  return {
+    quick,
+    rounds: integer(values.rounds, quick ? 3 : 5, 'rounds', 1, 50),
+    seconds: integer(values.seconds, quick ? 1 : 4, 'seconds', 1, 120),
+    warmSeconds: quick ? 1 : 2,
+    startupSpawns: quick ? 1 : 3,
+    only: list(values.only, [...WORKLOADS.map((w) => w.id), 'startup'], 'only'),
+    servers: list(values.servers, SERVERS, 'servers'),
+    cpuProf: values['cpu-prof'],
+  };
+}
+
+function machine(wrk) {
+  const cpus = os.cpus();
+  let wrkVersion;
+  try {
+    wrkVersion = execFileSync(wrk, ['-v'], { encoding: 'utf8' }).split('\n')[0].trim();
+  } catch (error) {
+    // wrk -v exits 1 after printing its version
+    wrkVersion =
+      String(error.stdout ?? '')
+        .split('\n')[0]
+        .trim() || 'wrk';
+  }
+  return {
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()} ${os.release()}`,
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadGenerator: wrkVersion.replace(/\s+\[.*$/, ''),
+  };
+}
+
+/** One HTTP measurement against one server: opens a session first when the workload needs one. */
+async function measureHttp(wrk, server, workload, seconds) {
+  const session = workload.legacy ? await openLegacySession(server.url) : {};
+  const sampler = workload.rssUnderLoad ? rssPeak(server.pid) : undefined;
+  try {
+    const result = await runWrk({
+      wrk,
+      url: server.url,
+      connections: workload.connections,
+      seconds,
+      ...httpRequest(workload, session),
+    });
+    if (sampler !== undefined) result.rssPeakMiB = sampler();
+    return result;
+  } finally {
+    sampler?.();
+    if (workload.legacy) await closeLegacySession(server.url, session);
+  }
+}
+
+function measureStdioWorkload(peer, workload, seconds) {
+  return measureStdio(peer, {
+    inFlight: workload.inFlight,
+    seconds,
+    request: stdioCallLine,
+    check: isRightSum,
+  });
+}
+
+async function startupOnce(name, tools) {
+  const [command, args] = serverCommand(name, 'stdio', tools);
+  return measureStartup(command, args, stdioCallLine, isRightSum);
+}
+
+async function benchmark(opts, wrk) {
+  const workloads = WORKLOADS.filter((w) => opts.only.includes(w.id));
+  const http = new Map(); // `${server}/${tools}` → server
+  const stdio = new Map(); // server → { server, peer }
+  const idle = {}; // `${server}/${tools}` → MiB after start and one call
+  const started = [];
+  const log = (text) => process.stderr.write(`${text}\n`);
+  try {
+    for (const tools of new Set(workloads.filter((w) => w.kind === 'http').map((w) => w.tools))) {
+      for (const name of opts.servers) {
+        const server = await startHttpServer(name, tools);
+        started.push(server.child);
+        await checkHttpCall(server.url);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        idle[`${name}/${tools}`] = rssMiB(server.pid);
+        http.set(`${name}/${tools}`, server);
+      }
+    }
+    if (workloads.some((w) => w.kind === 'stdio')) {
+      for (const name of opts.servers) {
+        const server = startStdioServer(name, 10);
+        started.push(server.child);
+        stdio.set(name, { server, peer: new StdioPeer(server.child) });
+      }
+    }
+
+    const run = async (name, workload, seconds) =>
+      workload.kind === 'http'
+        ? measureHttp(wrk, http.get(`${name}/${workload.tools}`), workload, seconds)
+        : measureStdioWorkload(stdio.get(name).peer, workload, seconds);
+
+    log(`bench: warming up (${opts.warmSeconds} s per workload and server)`);
+    for (const workload of workloads)
+      for (const name of opts.servers) await run(name, workload, opts.warmSeconds);
+
+    const runs = []; // { round, workload, server, ...result }
+    const startups = []; // { round, tools, server, ms }
+    for (let round = 1; round <= opts.rounds; round++) {
+      log(`bench: round ${round} of ${opts.rounds}`);
+      for (const workload of workloads) {
+        for (const name of opts.servers) {
+          const result = await run(name, workload, opts.seconds);
+          runs.push({ round, workload: workload.id, server: name, ...result });
+          if (result.errors > 0)
+            log(`bench:   ${name} ${workload.id}: ${result.errors} errors, e.g. ${result.sample}`);
+        }
+      }
+      if (opts.only.includes('startup')) {
+        for (const tools of STARTUP_TOOLS) {
+          for (const name of opts.servers) {
+            const times = [];
+            for (let i = 0; i < opts.startupSpawns; i++) times.push(await startupOnce(name, tools));
+            startups.push({ round, tools, server: name, ms: median(times), spawns: times });
+          }
+        }
+      }
+    }
+    return { workloads, runs, startups, idle };
+  } finally {
+    for (const child of started) await stop(child);
+  }
+}
+
+async function profile(opts, wrk) {
+  const name = opts.servers[0];
+  const workload = WORKLOADS.find((w) => opts.only.includes(w.id));
+  const seconds = opts.seconds === 4 && !opts.quick ? 10 : opts.seconds;
+  const dir = join(RESULTS, 'profiles');
+  mkdirSync(dir, { recursive: true });
+  const before = new Set(readdirSync(dir));
+  const flags = ['--cpu-prof', '--cpu-prof-dir', dir];
+  process.stderr.write(`bench: profiling ${name} under ${workload.id} for ${seconds} s\n`);
+  if (workload.kind === 'http') {
+    const server = await startHttpServer(name, workload.tools, flags);
+    try {
+      await checkHttpCall(server.url);
+      const result = await measureHttp(wrk, server, workload, seconds);
+      process.stderr.write(`bench: ${Math.round(result.rps)} req/s, ${result.errors} errors\n`);
+    } finally {
+      await stop(server.child);
+    }
+  } else {
+    const server = startStdioServer(name, workload.tools, flags);
+    try {
+      const result = await measureStdioWorkload(new StdioPeer(server.child), workload, seconds);
+      process.stderr.write(`bench: ${Math.round(result.rps)} req/s, ${result.errors} errors\n`);
+    } finally {
+      await stop(server.child);
+    }
+  }
+  const written = readdirSync(dir)
+    .filter((file) => file.endsWith('.cpuprofile') && !before.has(file))
+    .map((file) => join(dir, file))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (written.length === 0) throw new Error(`no profile was written to ${dir}`);
+  process.stdout.write(
+    `${summarizeProfile(written[0])}\n\nOpen it in Chrome DevTools (Performance → Load profile) or VS Code.\n`,
+  );
+}
+
+async function main() {
+  const opts = options();
+  if (!existsSync(join(ROOT, 'dist', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
+  const wrk = ensureWrk();
+  if (opts.cpuProf) return profile(opts, wrk);
+  const started = Date.now();
+  const info = machine(wrk);
+  const measured = await benchmark(opts, wrk);
+  const report = printReport({ ...measured, opts, info, titles: SERVER_TITLES });
+  mkdirSync(RESULTS, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const raw = {
+    at: new Date().toISOString(),
+    machine: info,
+    options: opts,
+    elapsedSeconds: Math.round((Date.now() - started) / 1000),
+    ...measured,
+    workloads: measured.workloads.map((w) => w.id),
+    summary: report.summary,
+    targets: report.targets,
+  };
+  const json = `${JSON.stringify(raw, null, 2)}\n`;
+  writeFileSync(join(RESULTS, `${stamp}.json`), json);
+  writeFileSync(join(RESULTS, 'latest.json'), json);
+  process.stdout.write(`\nraw results: bench/results/${stamp}.json (${raw.elapsedSeconds} s)\n`);
+  const ourErrors = measured.runs
+    .filter((r) => r.server === 'toolwire')
+    .reduce((sum, r) => sum + r.errors, 0);
+  if (ourErrors > 0) {
+    process.stderr.write(`bench: toolwire gave ${ourErrors} wrong or missing answers under load\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

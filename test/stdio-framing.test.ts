@@ -231,10 +231,12 @@ describe('StdioServerTransport', () => {
     await transport.close();
   });
 
-  it('writes one line per sent message', async () => {
+  it('writes one line per sent message; those of one event-loop turn leave together right after it', async () => {
     const { transport, output } = await harness();
     transport.send('{"jsonrpc":"2.0","id":1,"result":{}}');
     transport.send('{"jsonrpc":"2.0","method":"notifications/message"}');
+    assert.deepEqual(output(), [], 'nothing is written during the turn');
+    await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(output(), [
       '{"jsonrpc":"2.0","id":1,"result":{}}',
       '{"jsonrpc":"2.0","method":"notifications/message"}',
@@ -326,6 +328,28 @@ describe('StdioServerTransport', () => {
     await transport.close();
   });
 
+  it('joins the answers of one turn into one write (one syscall on a pipe), and flushes them before closing', async () => {
+    const stdin = new PassThrough();
+    const writes: string[] = [];
+    const stdout = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        writes.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const transport = new StdioServerTransport({ stdin, stdout });
+    await transport.start();
+    for (let id = 1; id <= 64; id++) transport.send(`{"jsonrpc":"2.0","id":${id},"result":{}}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(writes.length, 1);
+    assert.equal(writes[0]?.split('\n').length, 65, '64 lines and the empty tail');
+    transport.send('{"jsonrpc":"2.0","id":65,"result":{}}');
+    await transport.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(writes.length, 2, 'a message sent just before close is not lost');
+    assert.equal(writes[1], '{"jsonrpc":"2.0","id":65,"result":{}}\n');
+  });
+
   it('reports an error and closes when stdout stops draining past the queue limit', async () => {
     const stdin = new PassThrough();
     const stdout = new Writable({ highWaterMark: 8, write: () => undefined });
@@ -335,7 +359,10 @@ describe('StdioServerTransport', () => {
     let closes = 0;
     transport.onclose = () => closes++;
     await transport.start();
-    for (let i = 0; i < 10 && closes === 0; i++) transport.send('x'.repeat(30));
+    for (let i = 0; i < 10 && closes === 0; i++) {
+      transport.send('x'.repeat(30));
+      await new Promise((resolve) => setImmediate(resolve)); // each message its own write
+    }
     assert.equal(closes, 1);
     assert.match(errors[0]?.message ?? '', /not draining/);
   });

@@ -24,14 +24,14 @@ server.tool({
   name: 'calculate_sum',
   description: SUM_DESCRIPTION,
   inputSchema: z.object({ a: z.number(), b: z.number() }),
-  handler: ({ a, b }) => String(a + b),
+  handler: async ({ a, b }) => String(a + b),
 });
 for (let index = 0; index < tools; index++) {
   server.tool({
     name: dummyName(index),
     description: dummyDescription(index),
     inputSchema: z.object({ text: z.string() }),
-    handler: ({ text }) => text,
+    handler: async ({ text }) => text,
   });
 }
 

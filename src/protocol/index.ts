@@ -8,4 +8,5 @@ export { hasModernMeta, legacyProgressToken, readModernEnvelope } from './envelo
 export { clientSupports, requiredCapabilityFor } from './capabilities.js';
 export type * from './types.js';
 export { CONTENT_TYPES } from './types.js';
+export { Cancellation, onTransportAbort, type AbortHook } from './cancellation.js';
 export { TransportError, type MessageExtra, type SendOptions, type Transport } from './transport.js';

@@ -1,6 +1,7 @@
 // The transport contract: the smallest surface a byte or message channel needs to carry MCP.
 
 import type { RequestId } from '../jsonrpc/index.js';
+import type { AbortHook } from './cancellation.js';
 
 /** Hints that let a transport route a message to the right stream (HTTP) or ignore them (stdio, memory). */
 export interface SendOptions {
@@ -24,6 +25,8 @@ export interface SendOptions {
 export interface MessageExtra {
   /** Aborts when the transport can no longer deliver the answer (for example a closed HTTP response). */
   signal?: AbortSignal;
+  /** The same as `signal`, without the cost of an AbortSignal per message; used instead of it when present. */
+  abort?: AbortHook;
   /** Authentication facts established by the transport or the policy layer. */
   auth?: Readonly<Record<string, unknown>>;
   /**

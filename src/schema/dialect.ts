@@ -1,10 +1,25 @@
 // JSON Schema dialects: which one a schema's `$schema` names, and one lazily built Ajv instance per dialect.
+// Ajv itself is loaded on first use: a server whose tools all use Zod (or another Standard Schema) never pays the
+// ~40 ms its hundred-odd CommonJS files cost at startup. require() keeps compileSchema synchronous.
 
-import { Ajv, type AnySchemaObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type * as AjvPackage from 'ajv';
+import type { AnySchemaObject, ValidateFunction } from 'ajv';
+import type * as Ajv2019Package from 'ajv/dist/2019.js';
+import type * as Ajv2020Package from 'ajv/dist/2020.js';
+import type * as FormatsPackage from 'ajv-formats';
 import { SchemaError } from './types.js';
+
+type AjvModule = typeof AjvPackage;
+type Ajv2019Module = typeof Ajv2019Package;
+type Ajv2020Module = typeof Ajv2020Package;
+type FormatsModule = typeof FormatsPackage.default; // module.exports, as require() returns it
+
+const require = createRequire(import.meta.url);
+let ajvModule: AjvModule | undefined;
+
+/** The ajv package, loaded the first time a raw JSON Schema is compiled. */
+export const loadAjv = (): AjvModule => (ajvModule ??= require('ajv') as AjvModule);
 
 export type Dialect = '2020-12' | '2019-09' | 'draft-07';
 
@@ -51,11 +66,11 @@ const compilers = new Map<Dialect, SchemaCompiler>();
 const create = (dialect: Dialect) => {
   switch (dialect) {
     case '2020-12':
-      return new Ajv2020(OPTIONS);
+      return new (require('ajv/dist/2020.js') as Ajv2020Module).Ajv2020(OPTIONS);
     case '2019-09':
-      return new Ajv2019(OPTIONS);
+      return new (require('ajv/dist/2019.js') as Ajv2019Module).Ajv2019(OPTIONS);
     case 'draft-07':
-      return new Ajv(OPTIONS);
+      return new (loadAjv().Ajv)(OPTIONS);
   }
 };
 
@@ -63,8 +78,8 @@ export function compilerFor(dialect: Dialect): SchemaCompiler {
   let compiler = compilers.get(dialect);
   if (compiler === undefined) {
     const ajv = create(dialect);
-    // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
-    addFormats.default(ajv);
+    // ajv-formats is CommonJS: module.exports is the plugin, and so is its `default`.
+    (require('ajv-formats') as FormatsModule).default(ajv);
     compiler = ajv;
     compilers.set(dialect, compiler);
   }

@@ -1,8 +1,8 @@
 // Raw JSON Schema tools: compiled by Ajv once per distinct schema, however many tools share it.
 
-import { MissingRefError, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { JsonObject } from '../jsonrpc/index.js';
-import { compilerFor, dialectOf } from './dialect.js';
+import { compilerFor, dialectOf, loadAjv } from './dialect.js';
 import { limitIssues } from './format.js';
 import { issuesFromAjv } from './issues.js';
 import { SchemaError, type CompiledSchema, type ValidationResult } from './types.js';
@@ -26,7 +26,7 @@ function ajvCompile(schema: JsonObject, subject: string): ValidateFunction {
     return compiler.compile(rest);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    if (error instanceof MissingRefError) {
+    if (error instanceof loadAjv().MissingRefError) {
       throw new SchemaError(`${subject} has a $ref that cannot be resolved: ${reason}`);
     }
     throw new SchemaError(`${subject} is not a valid JSON Schema: ${reason}`);

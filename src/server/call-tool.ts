@@ -13,11 +13,6 @@ import type { RequestScope } from './request-scope.js';
 import type { ToolRecord } from './tool-registry.js';
 import { errorResult, fitToRevision, normaliseReturn } from './tool-result.js';
 
-async function validateArguments(record: ToolRecord, args: unknown): Promise<ValidationResult<unknown>> {
-  const outcome = record.input.validate(args);
-  return outcome instanceof Promise ? await outcome : outcome;
-}
-
 /** Reads name and arguments; anything structurally wrong is a protocol error (-32602). */
 function readCallParams(scope: RequestScope): { record: ToolRecord; args: JsonObject } {
   const params = scope.params;
@@ -59,7 +54,9 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
   scope.connection.track(scope); // from here a notifications/cancelled finds it (validation may take a while)
   let checked: ValidationResult<unknown>;
   try {
-    checked = await validateArguments(record, args);
+    // Most validators answer synchronously: no await (and no extra promise) for them.
+    const outcome = record.input.validate(args);
+    checked = outcome instanceof Promise ? await outcome : outcome;
   } finally {
     scope.connection.untrack(scope);
   }

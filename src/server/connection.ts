@@ -226,7 +226,11 @@ export class ServerConnection {
       case Notification.Cancelled: {
         const target = params?.requestId;
         if (typeof target !== 'string' && typeof target !== 'number') return; // invalid cancellations are ignored
-        this.#inflight.get(target)?.cancel(params?.reason ?? 'cancelled by the client');
+        const scope = this.#inflight.get(target);
+        if (scope === undefined) return;
+        scope.cancel(params?.reason ?? 'cancelled by the client');
+        // The id is free again at once: the cancelled call sends nothing more, whenever its handler unwinds.
+        this.#inflight.delete(target);
         return;
       }
       case Notification.Initialized:

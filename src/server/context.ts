@@ -2,6 +2,7 @@
 
 import type { JsonObject, RequestId } from '../jsonrpc/index.js';
 import type {
+  Cancellation,
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -20,8 +21,7 @@ import { ProgressReporter } from './progress.js';
 import type { RequestScope } from './request-scope.js';
 
 export class ToolContext {
-  /** Aborts on client cancellation, a closed response stream, the tool's timeout, or server shutdown. */
-  readonly signal: AbortSignal;
+  readonly #cancellation: Cancellation;
   readonly #scope: RequestScope;
   #broker: InputBroker;
   readonly #escalate: (() => Promise<void>) | undefined;
@@ -29,11 +29,24 @@ export class ToolContext {
   #reporter: ProgressReporter | undefined;
   #inputCounter = 0;
 
-  constructor(scope: RequestScope, signal: AbortSignal, broker: InputBroker, escalate?: () => Promise<void>) {
+  constructor(
+    scope: RequestScope,
+    cancellation: Cancellation,
+    broker: InputBroker,
+    escalate?: () => Promise<void>,
+  ) {
     this.#scope = scope;
-    this.signal = signal;
+    this.#cancellation = cancellation;
     this.#broker = broker;
     this.#escalate = escalate;
+  }
+
+  /**
+   * Aborts on client cancellation, a closed response stream, the tool's timeout, or server shutdown. Made when first
+   * read, so handlers that never look at it cost no AbortSignal.
+   */
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
   }
 
   /**

@@ -1,7 +1,7 @@
 // Running one handler (tool, prompt or resource) under its signal and time limit, with input requests on either era.
 
 import { ErrorCode, RpcError, isJsonObject, type JsonObject } from '../jsonrpc/index.js';
-import type { InputRequest } from '../protocol/index.js';
+import { Cancellation, onTransportAbort, type InputRequest } from '../protocol/index.js';
 import { ToolContext } from './context.js';
 import { ToolError } from './errors.js';
 import { ModernInputBroker, type InputBroker } from './input.js';
@@ -81,11 +81,11 @@ class LegacyInputBroker implements InputBroker {
 const ABORTED = Symbol('aborted');
 const ESCALATED = Symbol('escalated');
 
-const onTimeout = (controller: AbortController): void => controller.abort(new Error('timed out'));
+const onTimeout = (cancellation: Cancellation): void => cancellation.abort(new Error('timed out'));
 
-/** Resolves when the signal aborts: the handler's promise races against it. */
-const whenAborted = (signal: AbortSignal): Promise<typeof ABORTED> =>
-  new Promise((resolve) => signal.addEventListener('abort', () => resolve(ABORTED), { once: true }));
+/** Resolves when the run is aborted: the handler's promise races against it. */
+const whenAborted = (cancellation: Cancellation): Promise<typeof ABORTED> =>
+  new Promise((resolve) => cancellation.onAbort(() => resolve(ABORTED)));
 
 /** Earlier answers (from requestState) plus this round's inputResponses. */
 function gatherAnswers(scope: RequestScope, binding: string, args: unknown): Record<string, unknown> {
@@ -112,13 +112,9 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
         )
       : undefined;
   const broker: InputBroker = modernBroker ?? new LegacyInputBroker(scope);
-  const controller = new AbortController();
+  const controller = new Cancellation();
   scope.controller = controller;
-  const external = scope.extra?.signal;
-  if (external !== undefined) {
-    if (external.aborted) scope.cancel(external.reason);
-    else external.addEventListener('abort', () => scope.cancel(external.reason), { once: true });
-  }
+  onTransportAbort(scope.extra, (reason) => scope.cancel(reason));
   const timer = setTimeout(onTimeout, options.timeoutMs, controller);
   // Becoming a task: `escalation` wins the race below; `started` settles once the task is stored and the handler's
   // input broker is the task's (runAsTask() waits for it; an "immediately" task only starts its handler then).
@@ -135,18 +131,18 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
       };
     });
   }
-  const ctx = new ToolContext(scope, controller.signal, broker, escalate);
+  const ctx = new ToolContext(scope, controller, broker, escalate);
   const immediately = options.task?.immediately === true && started !== undefined;
   if (immediately) void escalate?.().catch(() => undefined);
   scope.connection.track(scope);
-  const running = (immediately ? (started as { promise: Promise<void> }).promise : Promise.resolve()).then(
-    () => options.run(ctx),
-  );
+  const running = immediately
+    ? (started as { promise: Promise<void> }).promise.then(() => options.run(ctx))
+    : runNow(options.run, ctx);
   let outcome: unknown;
   let thrown: unknown;
   let threw = false;
   try {
-    const racers: Promise<unknown>[] = [running, whenAborted(controller.signal)];
+    const racers: Promise<unknown>[] = [running, whenAborted(controller)];
     if (escalation !== undefined) racers.push(escalation);
     outcome = await Promise.race(racers);
   } catch (error) {
@@ -187,6 +183,16 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
   return threw ? { kind: 'thrown', error: thrown } : { kind: 'value', value: outcome };
 }
 
+/** Starts the handler in this turn (it may throw synchronously or return a plain value): its outcome, as a promise. */
+function runNow(run: (ctx: ToolContext) => unknown, ctx: ToolContext): Promise<unknown> {
+  try {
+    const value = run(ctx);
+    return value instanceof Promise ? value : Promise.resolve(value);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 function deferred(): { promise: Promise<void>; resolve(): void; reject(error: unknown): void } {
   let resolve!: () => void;
   let reject!: (error: unknown) => void;
@@ -205,7 +211,7 @@ function deferred(): { promise: Promise<void>; resolve(): void; reject(error: un
 async function startTask(
   scope: RequestScope,
   ctx: ToolContext,
-  controller: AbortController,
+  controller: Cancellation,
   running: Promise<unknown>,
   modernBroker: ModernInputBroker | undefined,
   task: TaskOptions,
@@ -222,11 +228,11 @@ async function startTask(
   );
   ctx.useBroker(manager.broker(state.taskId));
   const timer = setTimeout(onTimeout, task.timeoutMs, controller).unref(); // shutdown aborts tasks; the timer alone keeps nothing alive
-  void Promise.race([running, whenAborted(controller.signal)])
+  void Promise.race([running, whenAborted(controller)])
     .then(
       (value): Execution =>
         value === ABORTED
-          ? controller.signal.reason instanceof Error && controller.signal.reason.message === 'timed out'
+          ? controller.reason instanceof Error && controller.reason.message === 'timed out'
             ? { kind: 'timed_out', timeoutMs: task.timeoutMs }
             : { kind: 'cancelled' }
           : { kind: 'value', value },

@@ -37,7 +37,7 @@ export class RequestScope implements NotificationSink {
   readonly envelope: RequestEnvelope;
   readonly extra: MessageExtra | undefined;
   /** Set while a handler that can be cancelled runs. */
-  controller: AbortController | undefined;
+  controller: { abort(reason: unknown): void } | undefined;
   /** The client cancelled, or the response can no longer be delivered: nothing more is sent. */
   cancelled = false;
   /** The final response went out. */

@@ -1,7 +1,7 @@
 // subscriptions/listen (modern wire): acknowledgement first, then only the notifications the client asked for.
 
 import { ErrorCode, RpcError, encodeNotification, encodeResultText, isJsonObject } from '../jsonrpc/index.js';
-import { MetaKey, Notification, type SubscriptionFilter } from '../protocol/index.js';
+import { MetaKey, Notification, onTransportAbort, type SubscriptionFilter } from '../protocol/index.js';
 import { subscriptionMeta, type RequestScope } from './request-scope.js';
 
 /** One open listen request. */
@@ -60,9 +60,7 @@ export function listen(scope: RequestScope): Promise<undefined> {
       },
     };
     scope.onCancel = () => subscription.end(false);
-    scope.extra?.signal?.addEventListener('abort', () => scope.cancel('response stream closed'), {
-      once: true,
-    });
+    onTransportAbort(scope.extra, () => scope.cancel('response stream closed'));
     scope.notify(
       encodeNotification(Notification.SubscriptionsAcknowledged, {
         _meta: subscriptionMeta(scope.id),

@@ -38,7 +38,7 @@ interface PendingInput {
 }
 
 interface LiveTask {
-  controller: AbortController;
+  controller: { abort(reason: unknown): void };
   capabilities: ClientCapabilities;
   /** Answers given so far (tasks/update, or the MRTR rounds before the task was created). */
   answers: Map<string, unknown>;
@@ -69,7 +69,7 @@ export class TaskManager {
 
   /** Creates and stores a working task (durably, before it is reported) with its live handle. */
   async create(
-    controller: AbortController,
+    controller: { abort(reason: unknown): void },
     capabilities: ClientCapabilities,
     answers: Record<string, unknown>,
     owner: string | undefined,

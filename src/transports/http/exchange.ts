@@ -31,7 +31,7 @@ export interface HttpExchange {
   readBody(maxBytes: number): Promise<BodyResult>;
   /** Calls `listener` once if the client goes away before the response has ended. */
   onClose(listener: () => void): void;
-  /** Sends a complete response. */
+  /** Sends a complete response. `headers` must be a fresh object: the exchange may add to it (Content-Length). */
   respond(status: number, headers: OutgoingHeaders, body?: string): void;
   /** Starts a streamed response and flushes its headers at once. */
   stream(status: number, headers: OutgoingHeaders): SseSink;

@@ -84,5 +84,5 @@ export function handleModernPost(
     },
   });
   channels.add(channel);
-  connection.receive(request, { signal: channel.signal, reply: channel.reply });
+  connection.receive(request, { abort: channel.cancellation, reply: channel.reply });
 }

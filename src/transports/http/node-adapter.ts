@@ -22,6 +22,8 @@ class NodeExchange implements HttpExchange {
   #started = false;
   #gone = false;
   #listeners: Array<() => void> = [];
+  /** While the body is being read: where it goes when the client leaves first. */
+  #bodyAborted: (() => void) | undefined;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
@@ -31,14 +33,19 @@ class NodeExchange implements HttpExchange {
     const q = url.indexOf('?');
     this.path = q < 0 ? url : url.slice(0, q);
     this.#search = q < 0 ? undefined : url.slice(q + 1);
-    res.once('close', () => {
-      if (res.writableFinished) return;
-      this.#gone = true;
-      const listeners = this.#listeners;
-      this.#listeners = [];
-      for (const listener of listeners) listener();
-    });
+    res.on('close', this.#onResponseClose);
   }
+
+  // One listener per request, as a field (not a closure per call): 'close' fires once per response.
+  readonly #onResponseClose = (): void => {
+    const aborted = this.#bodyAborted;
+    if (aborted !== undefined) aborted();
+    if (this.#res.writableFinished) return;
+    this.#gone = true;
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    for (const listener of listeners) listener();
+  };
 
   query(name: string): string | undefined {
     return this.#search === undefined
@@ -57,13 +64,15 @@ class NodeExchange implements HttpExchange {
     if (declared !== undefined && Number(declared) > maxBytes)
       return Promise.resolve({ ok: false, reason: 'too-large' });
     return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
+      let first: Buffer | undefined;
+      let chunks: Buffer[] | undefined;
       let size = 0;
+      let settled = false;
       const finish = (result: BodyResult): void => {
+        if (settled) return;
+        settled = true;
+        this.#bodyAborted = undefined;
         req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onAbort);
-        req.off('close', onClose);
         resolve(result);
       };
       const onData = (chunk: Buffer): void => {
@@ -71,17 +80,18 @@ class NodeExchange implements HttpExchange {
         if (size > maxBytes) {
           req.pause(); // stop reading: the 413 goes out with Connection: close
           finish({ ok: false, reason: 'too-large' });
-        } else chunks.push(chunk);
-      };
-      const onEnd = (): void => finish({ ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
-      const onAbort = (): void => finish({ ok: false, reason: 'aborted' });
-      const onClose = (): void => {
-        if (!req.complete) onAbort();
+        } else if (first === undefined) first = chunk;
+        else (chunks ??= [first]).push(chunk);
       };
       req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onAbort);
-      req.on('close', onClose);
+      // 'end' comes once the body is complete; an error or a client that leaves first ends it through the
+      // response's 'close' (which every request gets), so no more listeners are needed here.
+      req.once('end', () => {
+        const body = chunks !== undefined ? Buffer.concat(chunks, size) : first;
+        finish({ ok: true, text: body === undefined ? '' : body.toString('utf8') });
+      });
+      req.once('error', () => finish({ ok: false, reason: 'aborted' }));
+      this.#bodyAborted = () => finish({ ok: false, reason: 'aborted' });
     });
   }
 
@@ -94,6 +104,9 @@ class NodeExchange implements HttpExchange {
     const res = this.#res;
     if (this.#started || res.destroyed) return;
     this.#started = true;
+    // A known length instead of chunked framing, given to writeHead with the rest: a header set before writeHead
+    // (setHeader) sends Node down its slower merging path.
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     res.writeHead(status, headers);
     res.end(body);
   }

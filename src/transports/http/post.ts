@@ -8,7 +8,7 @@ import { handleLegacyPost } from './legacy/post.js';
 import { postSseMessage } from './legacy/http-sse.js';
 import { handleModernPost } from './modern.js';
 import { sendError } from './respond.js';
-import { accepts, isJsonContentType } from './security.js';
+import { acceptsJsonAndSse, isJsonContentType } from './security.js';
 
 /**
  * Modern when the body carries the modern _meta or the version header names a non-legacy revision (an unknown
@@ -44,11 +44,7 @@ export async function handlePost(
     );
     return;
   }
-  const accept = exchange.header('accept');
-  if (
-    target === 'endpoint' &&
-    !(accepts(accept, 'application/json') && accepts(accept, 'text/event-stream'))
-  ) {
+  if (target === 'endpoint' && !acceptsJsonAndSse(exchange.header('accept'))) {
     sendError(
       exchange,
       406,

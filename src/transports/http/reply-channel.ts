@@ -2,7 +2,7 @@
 // stream as soon as anything precedes it. It also owns the request's AbortSignal and wall-clock limit.
 
 import { ErrorCode, encodeError, type RequestId } from '../../jsonrpc/index.js';
-import type { SendOptions } from '../../protocol/index.js';
+import { Cancellation, type SendOptions } from '../../protocol/index.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { JSON_TYPE } from './respond.js';
 
@@ -30,7 +30,7 @@ export interface ReplyChannelConfig {
 
 export class ReplyChannel {
   readonly #config: ReplyChannelConfig;
-  readonly #controller = new AbortController();
+  readonly #cancellation = new Cancellation();
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
   #outlet: Outlet | undefined;
   #finished = false;
@@ -47,8 +47,13 @@ export class ReplyChannel {
   }
 
   /** Aborts on timeout, on shutdown, and (modern) when the client closes the response. */
+  get cancellation(): Cancellation {
+    return this.#cancellation;
+  }
+
+  /** The same, as an AbortSignal (made on first use). */
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    return this.#cancellation.signal;
   }
 
   get finished(): boolean {
@@ -72,7 +77,7 @@ export class ReplyChannel {
   /** Ends the request from our side (shutdown): its signal aborts and its response ends. */
   abort(reason: string): void {
     if (this.#finished) return;
-    this.#controller.abort(new Error(reason));
+    this.#cancellation.abort(new Error(reason));
     const id = this.#config.requestId;
     this.#finish(encodeError(id, ErrorCode.InternalError, `Request ended: ${reason}`), {
       ...(id !== undefined && { relatedRequestId: id }),
@@ -97,7 +102,7 @@ export class ReplyChannel {
   #timeout(): void {
     if (this.#finished) return;
     const ms = this.#config.timeoutMs;
-    this.#controller.abort(new Error(`timed out after ${ms} ms`));
+    this.#cancellation.abort(new Error(`timed out after ${ms} ms`));
     const id = this.#config.requestId;
     this.#finish(encodeError(id, ErrorCode.InternalError, `Request timed out after ${ms} ms`), {
       ...(id !== undefined && { relatedRequestId: id }),
@@ -115,7 +120,7 @@ export class ReplyChannel {
     }
     this.#finished = true;
     clearTimeout(this.#timer);
-    this.#controller.abort(new Error('the client closed the response'));
+    this.#cancellation.abort(new Error('the client closed the response'));
     this.#outlet?.end();
     this.#config.onFinish();
   }

@@ -36,13 +36,39 @@ export function parseHostRule(entry: string): HostRule {
   return rule;
 }
 
-export function hostAllowed(rules: readonly HostRule[], hostHeader: string | undefined): boolean {
-  if (hostHeader === undefined) return false;
+/**
+ * Answers per header value, remembered: a client sends the same Host and Accept on every request. Bounded (the values
+ * come from the network): a full memo is emptied and refilled.
+ */
+class Memo<T> {
+  readonly #answers = new Map<string, T>();
+  constructor(readonly limit = 256) {}
+  get(key: string, compute: (key: string) => T): T {
+    let answer = this.#answers.get(key);
+    if (answer === undefined) {
+      answer = compute(key);
+      if (this.#answers.size >= this.limit) this.#answers.clear();
+      this.#answers.set(key, answer);
+    }
+    return answer;
+  }
+}
+
+const hostMemos = new WeakMap<readonly HostRule[], Memo<boolean>>();
+
+function hostMatches(rules: readonly HostRule[], hostHeader: string): boolean {
   const given = splitHost(hostHeader);
   if (given === undefined) return false;
   return rules.some(
     (rule) => rule.host === given.host && (rule.port === undefined || rule.port === given.port),
   );
+}
+
+export function hostAllowed(rules: readonly HostRule[], hostHeader: string | undefined): boolean {
+  if (hostHeader === undefined) return false;
+  let memo = hostMemos.get(rules);
+  if (memo === undefined) hostMemos.set(rules, (memo = new Memo()));
+  return memo.get(hostHeader, (host) => hostMatches(rules, host));
 }
 
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -88,8 +114,16 @@ export function accepts(accept: string | undefined, type: string): boolean {
   return acceptedTypes(accept).some((t) => t === type || t === '*/*' || t === `${major}/*`);
 }
 
+const bothMemo = new Memo<boolean>();
+
+/** The Streamable HTTP POST rule: Accept must admit both application/json and text/event-stream. */
+export const acceptsJsonAndSse = (accept: string | undefined): boolean =>
+  accept !== undefined &&
+  bothMemo.get(accept, (value) => accepts(value, 'application/json') && accepts(value, 'text/event-stream'));
+
 export const isJsonContentType = (value: string | undefined): boolean =>
-  value !== undefined && (value.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+  value === 'application/json' ||
+  (value !== undefined && (value.split(';')[0] ?? '').trim().toLowerCase() === 'application/json');
 
 const EXPOSED = 'Mcp-Session-Id, MCP-Protocol-Version';
 const DEFAULT_ALLOWED_HEADERS =

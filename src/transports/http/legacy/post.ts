@@ -91,7 +91,7 @@ function answer(
   channels.add(channel);
   session.begin(channel);
   const extra: MessageExtra = {
-    signal: channel.signal,
+    abort: channel.cancellation,
     reply: (message, sent) => {
       channel.reply(message, sent);
       if (sent.final === true) onFinal?.(sent);

@@ -1,0 +1,71 @@
+// A cheap cancellation flag for the request hot path. An AbortController is an EventTarget and costs several
+// microseconds to create; most requests are never cancelled and most handlers never read their signal. So the
+// flag and its listeners are plain fields, and the AbortSignal is made only when somebody asks for it.
+
+/** The part of a cancellation that transports hand to the server (MessageExtra.abort). */
+export interface AbortHook {
+  readonly aborted: boolean;
+  /** Why it aborted (undefined while it has not). */
+  readonly reason: unknown;
+  /** Calls `listener` once, when aborted; at once when it already is. */
+  onAbort(listener: (reason: unknown) => void): void;
+}
+
+export class Cancellation implements AbortHook {
+  #aborted = false;
+  #reason: unknown = undefined;
+  #listeners: Array<(reason: unknown) => void> | undefined;
+  #controller: AbortController | undefined;
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  /** A standard AbortSignal that follows this cancellation; created on first use (aborted already if it is). */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  onAbort(listener: (reason: unknown) => void): void {
+    if (this.#aborted) listener(this.#reason);
+    else (this.#listeners ??= []).push(listener);
+  }
+
+  /**
+   * Aborts once (later calls are ignored). The listeners run first, in order, then the signal (if made) aborts: the
+   * server's own bookkeeping (a timeout wins over whatever the handler does on abort) settles before handler code.
+   */
+  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener(reason);
+    this.#controller?.abort(reason);
+  }
+}
+
+/** Runs `listener` when the transport says the answer can no longer be delivered (abort hook or AbortSignal). */
+export function onTransportAbort(
+  extra: { abort?: AbortHook; signal?: AbortSignal } | undefined,
+  listener: (reason: unknown) => void,
+): void {
+  const hook = extra?.abort;
+  if (hook !== undefined) {
+    hook.onAbort(listener);
+    return;
+  }
+  const signal = extra?.signal;
+  if (signal === undefined) return;
+  if (signal.aborted) listener(signal.reason);
+  else signal.addEventListener('abort', () => listener(signal.reason), { once: true });
+}

@@ -142,9 +142,7 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
   let thrown: unknown;
   let threw = false;
   try {
-    const racers: Promise<unknown>[] = [running, whenAborted(controller)];
-    if (escalation !== undefined) racers.push(escalation);
-    outcome = await Promise.race(racers);
+    outcome = await firstOf(running, controller, escalation);
   } catch (error) {
     thrown = error;
     threw = true;
@@ -181,6 +179,19 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
     };
   }
   return threw ? { kind: 'thrown', error: thrown } : { kind: 'value', value: outcome };
+}
+
+/** The handler's outcome, ABORTED, or ESCALATED, whichever comes first (one promise: this runs on every call). */
+function firstOf(
+  running: Promise<unknown>,
+  cancellation: Cancellation,
+  escalation: Promise<typeof ESCALATED> | undefined,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    running.then(resolve, reject);
+    cancellation.onAbort(() => resolve(ABORTED));
+    if (escalation !== undefined) void escalation.then(resolve);
+  });
 }
 
 /** Starts the handler in this turn (it may throw synchronously or return a plain value): its outcome, as a promise. */

@@ -16,7 +16,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from './lib/stats.mjs';
-import { rssMiB, rssPeak, serverCommand, startHttpServer, startStdioServer, stop } from './lib/processes.mjs';
+import {
+  cpuSeconds,
+  rssMiB,
+  rssPeak,
+  serverCommand,
+  startHttpServer,
+  startStdioServer,
+  stop,
+} from './lib/processes.mjs';
 import { measureStartup, measureStdio, StdioPeer } from './lib/stdio.mjs';
 import { summarizeProfile } from './lib/profile.mjs';
 import { ensureWrk, runWrk } from './lib/wrk.mjs';
@@ -171,10 +179,21 @@ async function benchmark(opts, wrk) {
       }
     }
 
-    const run = async (name, workload, seconds) =>
-      workload.kind === 'http'
-        ? measureHttp(wrk, http.get(`${name}/${workload.tools}`), workload, seconds)
-        : measureStdioWorkload(stdio.get(name).peer, workload, seconds);
+    const run = async (name, workload, seconds) => {
+      const server =
+        workload.kind === 'http' ? http.get(`${name}/${workload.tools}`) : stdio.get(name).server;
+      const before = cpuSeconds(server.pid);
+      const result =
+        workload.kind === 'http'
+          ? await measureHttp(wrk, server, workload, seconds)
+          : await measureStdioWorkload(stdio.get(name).peer, workload, seconds);
+      const after = cpuSeconds(server.pid);
+      const answered = result.requests - result.errors;
+      if (before !== undefined && after !== undefined && answered > 0) {
+        result.cpuUsPerRequest = ((after - before) * 1e6) / answered;
+      }
+      return result;
+    };
 
     log(`bench: warming up (${opts.warmSeconds} s per workload and server)`);
     for (const workload of workloads)

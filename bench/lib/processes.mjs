@@ -74,6 +74,29 @@ export function rssMiB(pid) {
   return kb / 1024;
 }
 
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU time (user + system, seconds) a process has used so far, from /proc (Linux); undefined elsewhere. Divided by
+ * the answers of a measurement, it gives the server's CPU cost per request, which the load generator's speed and
+ * the VM's scheduling affect far less than requests per second do.
+ */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the name may hold spaces: skip past it
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime and stime (fields 14 and 15)
+  } catch {
+    return undefined;
+  }
+}
+
 /** Samples a process's RSS every 50 ms until stopped; returns the peak. */
 export function rssPeak(pid) {
   let peak = rssMiB(pid);

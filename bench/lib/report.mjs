@@ -27,6 +27,7 @@ function summarize({ workloads, runs, startups, idle, opts }) {
         rps: median(mine.map((r) => r.rps)),
         p50Ms: median(mine.map((r) => r.p50Ms)),
         p99Ms: median(mine.map((r) => r.p99Ms)),
+        cpuUsPerRequest: median(mine.map((r) => r.cpuUsPerRequest).filter((v) => typeof v === 'number')),
         errors: mine.reduce((sum, r) => sum + r.errors, 0),
         requests: mine.reduce((sum, r) => sum + r.requests, 0),
         ...(workload.rssUnderLoad ? { rssPeakMiB: median(mine.map((r) => r.rssPeakMiB)) } : {}),
@@ -166,6 +167,22 @@ export function printReport({ workloads, runs, startups, idle, opts, info, title
   out.push(
     'ratios divide toolwire by the other server: higher is better for requests/s, lower for ms and MiB.',
   );
+  const cpuRows = workloads.filter(
+    (w) => !Number.isNaN(summary[w.id].toolwire?.cpuUsPerRequest ?? Number.NaN),
+  );
+  if (cpuRows.length > 0) {
+    out.push('', 'server CPU per answer, user + system µs (lower is better):');
+    for (const workload of cpuRows) {
+      const line = summary[workload.id];
+      const [a, b] = ratios((server) => line[server]?.cpuUsPerRequest);
+      out.push(
+        workload.title.padEnd(titleWidth) +
+          servers.map((server) => ms(line[server].cpuUsPerRequest).padEnd(width)).join('') +
+          times(a).padStart(8) +
+          times(b).padStart(9),
+      );
+    }
+  }
   const failing = Object.entries(summary).flatMap(([id, line]) =>
     Object.entries(line)
       .filter(([, s]) => (s.errors ?? 0) > 0)

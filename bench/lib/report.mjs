@@ -15,7 +15,13 @@ const ms = (value) =>
         : String(Math.round(value));
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : Number.NaN);
 const times = (value) =>
-  Number.isNaN(value) ? '–' : value >= 10 ? `${value.toFixed(0)}×` : `${value.toFixed(2)}×`;
+  Number.isNaN(value)
+    ? '–'
+    : value >= 10
+      ? `${value.toFixed(0)}×`
+      : value >= 0.1
+        ? `${value.toFixed(2)}×`
+        : `${value.toPrecision(2)}×`;
 
 function summarize({ workloads, runs, startups, idle, opts }) {
   const summary = {};

@@ -92,6 +92,8 @@ function options() {
     warmSeconds: quick ? 1 : 2,
     startupSpawns: quick ? 1 : 3,
     only: list(values.only, [...WORKLOADS.map((w) => w.id), 'startup'], 'only'),
+    onlyGiven: values.only !== undefined,
+    secondsGiven: values.seconds !== undefined,
     servers: list(values.servers, SERVERS, 'servers'),
     cpuProf: values['cpu-prof'],
   };
@@ -229,8 +231,12 @@ async function benchmark(opts, wrk) {
 
 async function profile(opts, wrk) {
   const name = opts.servers[0];
-  const workload = WORKLOADS.find((w) => opts.only.includes(w.id));
-  const seconds = opts.seconds === 4 && !opts.quick ? 10 : opts.seconds;
+  // Without --only, the workload the targets care most about.
+  const picked = opts.onlyGiven ? opts.only : ['call-c16'];
+  const workload = WORKLOADS.find((w) => picked.includes(w.id));
+  if (workload === undefined)
+    throw new Error('--cpu-prof profiles an HTTP or stdio workload: name one in --only');
+  const seconds = opts.secondsGiven ? opts.seconds : 10;
   const dir = join(RESULTS, 'profiles');
   mkdirSync(dir, { recursive: true });
   const before = new Set(readdirSync(dir));

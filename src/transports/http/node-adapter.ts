@@ -13,7 +13,8 @@ import {
 } from './exchange.js';
 import { resolveHttpOptions, type HttpOptions } from './options.js';
 
-class NodeExchange implements HttpExchange {
+/** @internal Exported for tests: one node:http request and response as the core sees them. */
+export class NodeExchange implements HttpExchange {
   readonly method: string;
   readonly path: string;
   readonly #search: string | undefined;
@@ -84,13 +85,13 @@ class NodeExchange implements HttpExchange {
         else (chunks ??= [first]).push(chunk);
       };
       req.on('data', onData);
-      // 'end' comes once the body is complete; an error or a client that leaves first ends it through the
-      // response's 'close' (which every request gets), so no more listeners are needed here.
-      req.once('end', () => {
+      // 'end' once the body is complete, 'error' if the stream fails; a client that leaves first is seen through the
+      // response's 'close' (#bodyAborted), which every request gets. finish() takes only the first of them.
+      req.on('end', () => {
         const body = chunks !== undefined ? Buffer.concat(chunks, size) : first;
         finish({ ok: true, text: body === undefined ? '' : body.toString('utf8') });
       });
-      req.once('error', () => finish({ ok: false, reason: 'aborted' }));
+      req.on('error', () => finish({ ok: false, reason: 'aborted' }));
       this.#bodyAborted = () => finish({ ok: false, reason: 'aborted' });
     });
   }

@@ -1,5 +1,5 @@
 // Where the messages about one POSTed request go: a JSON body when the final response comes first, an SSE
-// stream as soon as anything precedes it. It also owns the request's AbortSignal and wall-clock limit.
+// stream as soon as anything precedes it. It also owns the request's cancellation and wall-clock limit.
 
 import { ErrorCode, encodeError, type RequestId } from '../../jsonrpc/index.js';
 import { Cancellation, type SendOptions } from '../../protocol/index.js';
@@ -49,11 +49,6 @@ export class ReplyChannel {
   /** Aborts on timeout, on shutdown, and (modern) when the client closes the response. */
   get cancellation(): Cancellation {
     return this.#cancellation;
-  }
-
-  /** The same, as an AbortSignal (made on first use). */
-  get signal(): AbortSignal {
-    return this.#cancellation.signal;
   }
 
   get finished(): boolean {

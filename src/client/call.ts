@@ -171,7 +171,8 @@ async function run(
   }
 }
 
-async function answerAll(
+/** Answers a round of MRTR inputRequests with the client's handlers, keyed as the server keyed them. */
+export async function answerAll(
   client: McpClient,
   requests: unknown,
   signal: AbortSignal | undefined,

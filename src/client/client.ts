@@ -23,6 +23,19 @@ import { ConnectionClosedError, McpError, ProtocolError } from './errors.js';
 import { encodeHeaderValue, nameFor } from './headers.js';
 import { answerInput, capabilitiesFor, type InputHandlers } from './input.js';
 import type { ApprovalHook, AuditHook } from './policy.js';
+import {
+  getPrompt,
+  listPrompts,
+  listResourceTemplates,
+  listResources,
+  readResource,
+  type FeatureRequestOptions,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+} from './resources-prompts.js';
 import { ToolCache } from './tools.js';
 
 export type Era = 'modern' | 'legacy';
@@ -291,6 +304,35 @@ export class McpClient {
   /** Calls a tool: approval, time limits, cancellation, progress, input requests, tasks, output validation, audit. */
   callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
     return callTool(this, name, args, options);
+  }
+
+  /** All resources (every page, bounded). Not cached: resources change more often than tools. */
+  listResources(options: { signal?: AbortSignal } = {}): Promise<Resource[]> {
+    return listResources(this, options.signal);
+  }
+
+  /** All resource templates (every page, bounded). */
+  listResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<ResourceTemplate[]> {
+    return listResourceTemplates(this, options.signal);
+  }
+
+  /** Reads one resource; input requests the server makes on the way are answered with the handlers. */
+  readResource(uri: string, options: FeatureRequestOptions = {}): Promise<ReadResourceResult> {
+    return readResource(this, uri, options);
+  }
+
+  /** All prompts (every page, bounded). */
+  listPrompts(options: { signal?: AbortSignal } = {}): Promise<Prompt[]> {
+    return listPrompts(this, options.signal);
+  }
+
+  /** Gets a prompt's messages for the given (string) arguments. */
+  getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: FeatureRequestOptions = {},
+  ): Promise<GetPromptResult> {
+    return getPrompt(this, name, args, options);
   }
 
   /** Called when the server's tool list changes (legacy notification or subscriptions/listen). */

@@ -1,0 +1,207 @@
+// Resources and prompts from the client side: every page of resources/list, resources/templates/list and
+// prompts/list (bounded), and resources/read and prompts/get with the same input-request loop as tools/call.
+
+import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
+import {
+  Method,
+  type Annotations,
+  type ContentBlock,
+  type Icon,
+  type ResourceContents,
+} from '../protocol/index.js';
+import { answerAll } from './call.js';
+import type { McpClient } from './client.js';
+import { ProtocolError } from './errors.js';
+
+export interface Resource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+  _meta?: JsonObject;
+}
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: JsonObject;
+}
+
+export interface FeatureRequestOptions {
+  signal?: AbortSignal;
+  /** Rounds of input requests answered before giving up. Default 10. */
+  maxInputRounds?: number;
+}
+
+/** Every page of a list method; entries without the string fields `keys` names are dropped with a warning. */
+export async function listAll<T>(
+  client: McpClient,
+  method: string,
+  field: string,
+  keys: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<T[]> {
+  const maxPages = client.options.maxListPages ?? 100;
+  const items: T[] = [];
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    if (++pages > maxPages) {
+      throw new ProtocolError(
+        `${method} did not end after ${maxPages} pages (raise maxListPages if the server is that large)`,
+      );
+    }
+    const page = await client.request(
+      method,
+      cursor === undefined ? {} : { cursor },
+      signal === undefined ? {} : { signal },
+    );
+    const list = page[field];
+    if (!Array.isArray(list)) throw new ProtocolError(`${method} answered without a ${field} array`);
+    for (const item of list) {
+      if (isJsonObject(item) && keys.every((key) => typeof item[key] === 'string')) items.push(item as T);
+      else client.logger.warn(`dropped a ${method} entry without ${keys.join(' and ')}`);
+    }
+    cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
+    // A server that hands back a cursor it already gave would loop until maxPages: stop at once instead.
+    if (cursor !== undefined && seenCursors.has(cursor))
+      throw new ProtocolError(`${method} repeated the cursor ${JSON.stringify(cursor)}`);
+    if (cursor !== undefined) seenCursors.add(cursor);
+  } while (cursor !== undefined);
+  return items;
+}
+
+/**
+ * A request that may answer `input_required` (the modern wire's multi round-trip requests): the input requests are
+ * answered with the client's handlers and the request is sent again with the answers and the state, as it came.
+ */
+async function requestWithInput(
+  client: McpClient,
+  method: string,
+  params: JsonObject,
+  options: FeatureRequestOptions,
+): Promise<JsonObject> {
+  const maxRounds = options.maxInputRounds ?? 10;
+  const requestOptions = options.signal === undefined ? {} : { signal: options.signal };
+  let current = params;
+  for (let round = 0; ; round++) {
+    const result = await client.request(method, current, requestOptions);
+    const kind = result.resultType ?? 'complete';
+    if (kind === 'complete') {
+      const { resultType: _type, ...rest } = result;
+      return rest;
+    }
+    if (kind !== 'input_required')
+      throw new ProtocolError(`${method} answered with an unknown resultType ${JSON.stringify(kind)}`);
+    if (round >= maxRounds)
+      throw new ProtocolError(`${method} kept asking for input after ${maxRounds} rounds`);
+    current = { ...params, inputResponses: await answerAll(client, result.inputRequests, options.signal) };
+    if (typeof result.requestState === 'string') current.requestState = result.requestState;
+    else if (result.requestState !== undefined) throw new ProtocolError('requestState must be a string');
+  }
+}
+
+export function listResources(client: McpClient, signal?: AbortSignal): Promise<Resource[]> {
+  return listAll<Resource>(client, Method.ResourcesList, 'resources', ['uri', 'name'], signal);
+}
+
+export function listResourceTemplates(client: McpClient, signal?: AbortSignal): Promise<ResourceTemplate[]> {
+  return listAll<ResourceTemplate>(
+    client,
+    Method.ResourcesTemplatesList,
+    'resourceTemplates',
+    ['uriTemplate', 'name'],
+    signal,
+  );
+}
+
+export function listPrompts(client: McpClient, signal?: AbortSignal): Promise<Prompt[]> {
+  return listAll<Prompt>(client, Method.PromptsList, 'prompts', ['name'], signal);
+}
+
+export async function readResource(
+  client: McpClient,
+  uri: string,
+  options: FeatureRequestOptions = {},
+): Promise<ReadResourceResult> {
+  const result = await requestWithInput(client, Method.ResourcesRead, { uri }, options);
+  const contents = result.contents;
+  if (!Array.isArray(contents)) throw new ProtocolError(`resources/read of ${uri} answered without contents`);
+  for (const item of contents) {
+    const ok =
+      isJsonObject(item) &&
+      typeof item.uri === 'string' &&
+      (typeof item.text === 'string' || typeof item.blob === 'string');
+    if (!ok) {
+      throw new ProtocolError(
+        `resources/read of ${uri} answered a contents entry without uri and text or blob: ${JSON.stringify(item).slice(0, 120)}`,
+      );
+    }
+  }
+  return result as unknown as ReadResourceResult; // contents checked just above
+}
+
+export async function getPrompt(
+  client: McpClient,
+  name: string,
+  args: Record<string, string>,
+  options: FeatureRequestOptions = {},
+): Promise<GetPromptResult> {
+  const result = await requestWithInput(client, Method.PromptsGet, { name, arguments: args }, options);
+  const messages = result.messages;
+  const valid =
+    Array.isArray(messages) &&
+    messages.every(
+      (message) =>
+        isJsonObject(message) &&
+        (message.role === 'user' || message.role === 'assistant') &&
+        isJsonObject(message.content) &&
+        typeof message.content.type === 'string',
+    );
+  if (!valid) {
+    throw new ProtocolError(`prompts/get of "${name}" answered without valid messages (role and content)`);
+  }
+  return result as unknown as GetPromptResult; // messages checked just above
+}

@@ -1,24 +1,40 @@
-// The ready server's configuration: --tools / --root / --config, checked at startup with errors that name the bad
-// key and what it accepts, and turned into tool definitions (built-in packs and the user's own modules).
+// The ready server's configuration: --tools / --root / --config and the HTTP flags, checked at startup with errors
+// that name the bad key and what it accepts, and turned into tool definitions and the HTTP transport's options.
 
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkTimeout, type Logger, type ToolConfig } from '../server/index.js';
+import type { Logger, ToolConfig } from '../server/index.js';
+import { MAX_TIMEOUT_MS } from '../server/tool-definition.js';
+import type { HttpOptions } from '../transports/http/index.js';
+import { ConfigReader } from './config-reader.js';
+import {
+  httpSectionReader,
+  readHttpFlags,
+  readHttpSection,
+  toHttpOptions,
+  type HttpValues,
+} from './http-config.js';
 import { DEFAULT_PACKS, PACKS } from './index.js';
+import { MCP_SERVERS_SCHEMA } from './mcp-servers-schema.js';
 import { ConfigError } from './pack.js';
 import { Roots } from './roots.js';
 
-/** What may stand in the config file (mcpServers belongs to the client commands and is ignored here). */
+/** The config file, checked: every pack's settings parsed, module paths and roots resolved against the file. */
 export interface ServeConfig {
+  /** Absent when the file has no "tools" (then --tools, or the default packs). */
   tools?: string[];
+  /** Absent when the file has no "roots" (then --root, or the current directory). */
   roots?: string[];
-  timeouts?: Record<string, number>;
-  packs?: Record<string, unknown>;
+  timeouts: Record<string, number>;
+  /** Every pack's parsed settings, by pack name (defaults where the file has none). */
+  packs: Record<string, unknown>;
+  /** The "http" section by dotted path; flags override it. */
+  http: HttpValues;
 }
 
-const TOP_KEYS = ['tools', 'roots', 'timeouts', 'packs', 'mcpServers', '$schema'];
+const TOP_KEYS = ['tools', 'roots', 'timeouts', 'packs', 'http', 'mcpServers', '$schema'];
 
 export interface ServeSettings {
   /** Pack names or module paths from --tools (comma-separated, repeatable); overrides the config's "tools". */
@@ -27,8 +43,79 @@ export interface ServeSettings {
   roots?: readonly string[];
   /** From --config. */
   config?: string;
+  /** HTTP flags as given, by the dotted path of the "http" setting they override (see HTTP_FIELDS). */
+  http?: ReadonlyMap<string, readonly string[]>;
   cwd: string;
   logger: Logger;
+}
+
+const splitEntries = (entries: readonly string[]): string[] =>
+  entries.flatMap((entry) =>
+    entry
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0),
+  );
+
+const toolsProblem = (entry: string): string | undefined => {
+  const parts = entry.split(',').map((part) => part.trim());
+  return parts.every((part) => Object.hasOwn(PACKS, part) || (part !== '' && isModulePath(part)))
+    ? undefined
+    : `must name packs (${Object.keys(PACKS).join(', ')}) or modules like "./my-tools.js", separated by commas`;
+};
+
+/**
+ * Checks a parsed config object (undefined: no file) and resolves its paths against `file`. While the schema is
+ * being described (recordReaders), this is what it is built from.
+ */
+export function readServeConfig(raw: unknown, file: string): ServeConfig {
+  const read = new ConfigReader(raw, '', TOP_KEYS, { label: 'config' });
+  const base = resolve(file, '..');
+  read.external('$schema', {
+    type: 'string',
+    description:
+      'Where editors find this schema: a path such as "./node_modules/toolwire/schema/toolwire.schema.json".',
+  });
+  read.external('mcpServers', MCP_SERVERS_SCHEMA);
+  const result: ServeConfig = {
+    timeouts: read
+      .describe('timeouts', 'Time limits per tool, by tool name, overriding what the tool declares.')
+      .integerMap('timeouts', 'tool name', 1, MAX_TIMEOUT_MS, 'milliseconds'),
+    packs: {},
+    http: readHttpSection(
+      httpSectionReader(
+        read
+          .describe('http', 'How `toolwire serve --http` serves; each setting has a flag of the same name.')
+          .raw('http'),
+      ),
+    ),
+  };
+  read.describe('tools', 'The packs and tool modules to serve. Default: calc, files, search, csv.');
+  // Module paths, like roots, are relative to the config file, so the server can be started from anywhere.
+  if (read.has('tools')) {
+    result.tools = splitEntries(read.stringList('tools', [], { maxItems: 256, check: toolsProblem })).map(
+      (part) => (isModulePath(part) && !isAbsolute(part) ? resolve(base, part) : part),
+    );
+  }
+  read.describe(
+    'roots',
+    'The directories the file tools may use. Default: the directory toolwire starts in.',
+  );
+  if (read.has('roots')) {
+    result.roots = read
+      .stringList('roots', [], {
+        maxItems: 64,
+        check: (root) => (root === '' ? 'must be a directory path' : undefined),
+      })
+      .map((root) => resolve(base, root));
+  }
+  const packs = read
+    .describe('packs', 'Settings of each built-in pack.')
+    .section('packs', Object.keys(PACKS));
+  for (const [name, pack] of Object.entries(PACKS)) {
+    result.packs[name] = pack.parseConfig(packs.raw(name), packs.name(name));
+  }
+  return result;
 }
 
 async function readConfigFile(path: string, cwd: string): Promise<ServeConfig> {
@@ -48,63 +135,7 @@ async function readConfigFile(path: string, cwd: string): Promise<ServeConfig> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ConfigError(`config file ${file} must hold a JSON object with the keys ${TOP_KEYS.join(', ')}`);
   }
-  for (const key of Object.keys(parsed)) {
-    if (!TOP_KEYS.includes(key))
-      throw new ConfigError(`config has an unknown key "${key}"; allowed keys: ${TOP_KEYS.join(', ')}`);
-  }
-  const config = parsed as Record<string, unknown>; // checked: a plain object of known keys
-  const strings = (key: string): string[] | undefined => {
-    const value = config[key];
-    if (value === undefined) return undefined;
-    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item.length > 0)) {
-      throw new ConfigError(`config "${key}" must be an array of non-empty strings`);
-    }
-    return value as string[];
-  };
-  const result: ServeConfig = {};
-  const tools = strings('tools');
-  const roots = strings('roots');
-  // Module paths, like roots, are relative to the config file, so the server can be started from anywhere.
-  if (tools !== undefined) {
-    result.tools = tools
-      .flatMap((entry) =>
-        entry
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part.length > 0),
-      )
-      .map((part) => (isModulePath(part) && !isAbsolute(part) ? resolve(file, '..', part) : part));
-  }
-  if (roots !== undefined) result.roots = roots.map((root) => resolve(file, '..', root));
-  if (config.timeouts !== undefined) {
-    if (typeof config.timeouts !== 'object' || config.timeouts === null || Array.isArray(config.timeouts)) {
-      throw new ConfigError('config "timeouts" must map tool names to milliseconds');
-    }
-    for (const [name, ms] of Object.entries(config.timeouts)) {
-      try {
-        checkTimeout(ms, `timeouts.${name}`);
-      } catch (error) {
-        throw new ConfigError(`config ${(error as Error).message}`);
-      }
-    }
-    result.timeouts = config.timeouts as Record<string, number>;
-  }
-  if (config.packs !== undefined) {
-    if (typeof config.packs !== 'object' || config.packs === null || Array.isArray(config.packs)) {
-      throw new ConfigError(
-        `config "packs" must be an object keyed by pack name (${Object.keys(PACKS).join(', ')})`,
-      );
-    }
-    for (const name of Object.keys(config.packs)) {
-      if (!Object.hasOwn(PACKS, name)) {
-        throw new ConfigError(
-          `config "packs" has an unknown pack "${name}"; packs: ${Object.keys(PACKS).join(', ')}`,
-        );
-      }
-    }
-    result.packs = config.packs as Record<string, unknown>;
-  }
-  return result;
+  return readServeConfig(parsed, file);
 }
 
 const isModulePath = (entry: string): boolean =>
@@ -135,17 +166,16 @@ async function loadModule(entry: string, cwd: string): Promise<ToolConfig[]> {
   return exported as ToolConfig[]; // each definition is checked when it is registered
 }
 
-/** The tools to serve, with the roots they are confined to. */
+/** The tools to serve, the roots they are confined to, and the HTTP transport's options. */
 export async function loadServeConfig(
   settings: ServeSettings,
-): Promise<{ tools: ToolConfig[]; roots: Roots; packs: string[] }> {
-  const file = settings.config === undefined ? {} : await readConfigFile(settings.config, settings.cwd);
-  const entries = (settings.tools?.length ? settings.tools : (file.tools ?? DEFAULT_PACKS)).flatMap((entry) =>
-    entry
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part.length > 0),
-  );
+): Promise<{ tools: ToolConfig[]; roots: Roots; packs: string[]; http: HttpOptions }> {
+  const file =
+    settings.config === undefined
+      ? readServeConfig(undefined, settings.cwd)
+      : await readConfigFile(settings.config, settings.cwd);
+  const http = toHttpOptions(new Map([...file.http, ...readHttpFlags(settings.http ?? new Map())]));
+  const entries = splitEntries(settings.tools?.length ? settings.tools : (file.tools ?? DEFAULT_PACKS));
   const rootList = settings.roots?.length
     ? settings.roots.map((root) => resolve(settings.cwd, root))
     : (file.roots ?? [settings.cwd]);
@@ -155,7 +185,7 @@ export async function loadServeConfig(
   } catch (error) {
     throw new ConfigError(`roots: ${(error as Error).message}`);
   }
-  const timeouts = file.timeouts ?? {};
+  const timeouts = file.timeouts;
   const tools: ToolConfig[] = [];
   const packs: string[] = [];
   for (const entry of entries) {
@@ -169,18 +199,13 @@ export async function loadServeConfig(
         `unknown tool pack "${entry}"; packs: ${Object.keys(PACKS).join(', ')} (or a module path like ./my-tools.js)`,
       );
     }
-    const config = pack.parseConfig(file.packs?.[entry], `packs.${entry}`);
-    const created = pack.create(config, { roots, logger: settings.logger, timeouts });
+    const created = pack.create(file.packs[entry], { roots, logger: settings.logger, timeouts });
     if (created.length === 0)
       settings.logger.warn(
         `pack "${entry}" is off: it needs configuration (see packs.${entry} in the README)`,
       );
     tools.push(...created);
     packs.push(entry);
-  }
-  // Settings for packs that are not served are still checked: a typo there should not pass silently.
-  for (const [name, raw] of Object.entries(file.packs ?? {})) {
-    if (!packs.includes(name)) PACKS[name]?.parseConfig(raw, `packs.${name}`);
   }
   // Operator timeouts apply to every tool by name, whatever defined it.
   return {
@@ -189,5 +214,6 @@ export async function loadServeConfig(
     ),
     roots,
     packs,
+    http,
   };
 }

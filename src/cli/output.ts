@@ -1,9 +1,13 @@
 // Printing results: text content as it is, structuredContent as JSON, other blocks noted (or saved with --save).
+// Everything a server chose passes through terminal-text.ts first (threat E1).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { isJsonObject } from '../jsonrpc/index.js';
 import type { CallToolResult, Tool } from '../protocol/index.js';
+import { inertJson, terminalLine, terminalText } from './terminal-text.js';
+import { displayWidth, fitWidth, padWidth } from './terminal-width.js';
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -20,6 +24,16 @@ const EXTENSIONS: Record<string, string> = {
 
 const extensionFor = (mimeType: string | undefined): string => EXTENSIONS[mimeType ?? ''] ?? 'bin';
 
+/** Whether a text block only repeats structuredContent (compact or pretty-printed): then it is printed once. */
+function repeatsStructured(text: string, structured: unknown): boolean {
+  if (structured === undefined) return false;
+  try {
+    return isDeepStrictEqual(JSON.parse(text), structured);
+  } catch {
+    return false;
+  }
+}
+
 /** The lines to print for a result; binary blocks are written to `saveDir` when given. */
 export function renderResult(tool: string, result: CallToolResult, saveDir: string | undefined): string {
   const lines: string[] = [];
@@ -34,32 +48,34 @@ export function renderResult(tool: string, result: CallToolResult, saveDir: stri
   for (const block of result.content) {
     switch (block.type) {
       case 'text':
-        if (result.structuredContent === undefined || block.text !== JSON.stringify(result.structuredContent))
-          lines.push(block.text);
+        if (!repeatsStructured(block.text, result.structuredContent)) lines.push(terminalText(block.text));
         break;
       case 'image':
       case 'audio':
         lines.push(
-          `[${block.type} ${block.mimeType}, ${Buffer.byteLength(block.data, 'base64')} bytes] ${save(block.data, block.mimeType)}`,
+          `[${block.type} ${terminalLine(block.mimeType)}, ${Buffer.byteLength(block.data, 'base64')} bytes] ${save(block.data, block.mimeType)}`,
         );
         break;
       case 'resource_link':
-        lines.push(`[resource link] ${block.uri}${block.name ? ` (${block.name})` : ''}`);
+        lines.push(
+          `[resource link] ${terminalLine(block.uri)}${block.name ? ` (${terminalLine(block.name)})` : ''}`,
+        );
         break;
       case 'resource': {
         const resource = block.resource;
-        if ('text' in resource) lines.push(`[resource ${resource.uri}]\n${resource.text}`);
+        const uri = terminalLine(resource.uri);
+        if ('text' in resource) lines.push(`[resource ${uri}]\n${terminalText(resource.text)}`);
         else
           lines.push(
-            `[resource ${resource.uri}, ${resource.mimeType ?? 'binary'}] ${save(resource.blob, resource.mimeType)}`,
+            `[resource ${uri}, ${terminalLine(resource.mimeType ?? 'binary')}] ${save(resource.blob, resource.mimeType)}`,
           );
         break;
       }
       default:
-        lines.push(`[${(block as { type: string }).type} block]`);
+        lines.push(`[${terminalLine(String((block as { type: unknown }).type))} block]`); // a type newer than us
     }
   }
-  if (result.structuredContent !== undefined) lines.push(JSON.stringify(result.structuredContent, null, 2));
+  if (result.structuredContent !== undefined) lines.push(inertJson(result.structuredContent, 2));
   return lines.join('\n');
 }
 
@@ -77,28 +93,28 @@ const flags = (tool: Tool): string => {
 
 const required = (tool: Tool): string => {
   const list = tool.inputSchema.required;
-  return Array.isArray(list) && list.length > 0 ? list.join(',') : '-';
+  return Array.isArray(list) && list.length > 0 ? list.map(String).join(',') : '-';
 };
 
-const truncate = (text: string, width: number): string =>
-  text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+const title = (tool: Tool): string =>
+  tool.title ?? (isJsonObject(tool.annotations) ? String(tool.annotations.title ?? '') : '');
 
 /** A readable table: name, title, annotations, required arguments. */
 export function renderToolTable(tools: readonly Tool[]): string {
   if (tools.length === 0) return '(no tools)';
   const rows = tools.map((tool) => [
-    tool.name,
-    truncate(tool.title ?? (isJsonObject(tool.annotations) ? String(tool.annotations.title ?? '') : ''), 40),
+    terminalLine(tool.name),
+    fitWidth(terminalLine(title(tool)), 40),
     flags(tool),
-    truncate(required(tool), 40),
+    fitWidth(terminalLine(required(tool)), 40),
   ]);
   const header = ['NAME', 'TITLE', 'ANNOTATIONS', 'REQUIRED'];
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)),
+  const widths = header.map((name, i) =>
+    Math.max(name.length, ...rows.map((row) => displayWidth(row[i] ?? ''))),
   );
   const line = (cells: string[]): string =>
     cells
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .map((cell, i) => padWidth(cell, widths[i] ?? 0))
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');

@@ -149,10 +149,14 @@ describe('toolwire call / list: commands and their errors', () => {
     });
   });
 
-  it('an unknown tool: exit 2 and how to see the tools', { timeout: TEST_MS }, async () => {
+  it('an unknown tool: exit 2, the nearest name and how to see the tools', { timeout: TEST_MS }, async () => {
     await usage(
       ['call', url, 'nope', '--yes'],
-      `the server has no tool "nope"; run "toolwire list ${url}" to see its tools`,
+      `the server has no tool "nope"; to see its tools, run: toolwire list ${url}`,
+    );
+    await usage(
+      ['call', url, 'ehco', '--yes'],
+      `the server has no tool "ehco" (did you mean "echo"?); to see its tools, run: toolwire list ${url}`,
     );
   });
 

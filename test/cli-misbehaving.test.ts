@@ -77,12 +77,70 @@ describe('toolwire call: misbehaving servers', () => {
       stdout: '',
       stderr: [
         `toolwire: ${target}: the connection to the server closed`,
-        ...STDERR_TAIL,
+        'the server exited with code 1; its stderr ended with:',
+        ...STDERR_TAIL.slice(1),
         'raw server: out of cheese, giving up',
         '',
       ].join('\n'),
     });
   });
+
+  it(
+    'regression: a server that crashes at startup: its exit code and the end of its stderr (neutralised, E1)',
+    { timeout: TEST_MS },
+    async () => {
+      const target = fixtureTarget('cli-fixture-server.mjs', 'crash-at-start');
+      assert.deepEqual(await runCli(['list', target]), {
+        code: 3,
+        stdout: '',
+        stderr: [
+          `toolwire: ${target}: the connection to the server closed`,
+          'the server exited with code 4; its stderr ended with:',
+          'fixture: reading config',
+          'fixture: fatal: ␛[31mno config␛[0m',
+          '',
+        ].join('\n'),
+      });
+    },
+  );
+
+  it(
+    'regression: a server killed by a signal at startup: the signal is named',
+    { timeout: TEST_MS },
+    async () => {
+      const target = fixtureTarget('cli-fixture-server.mjs', 'killed');
+      assert.deepEqual(await runCli(['call', target, 'work', '--yes']), {
+        code: 3,
+        stdout: '',
+        stderr: [
+          `toolwire: ${target}: the connection to the server closed`,
+          'the server was killed by SIGKILL; its stderr ended with:',
+          'fixture: about to be killed',
+          '',
+        ].join('\n'),
+      });
+    },
+  );
+
+  it(
+    "a crashed server's stderr is quoted bounded: the last 10 lines, each cut at 300 columns",
+    { timeout: TEST_MS },
+    async () => {
+      const target = fixtureTarget('cli-fixture-server.mjs', 'crash-noisy');
+      const lines = Array.from({ length: 10 }, (_, i) => `line ${21 + i}`);
+      lines[8] = `line 29 ${'x'.repeat(300 - 'line 29 '.length - 1)}…`;
+      assert.deepEqual(await runCli(['list', target]), {
+        code: 3,
+        stdout: '',
+        stderr: [
+          `toolwire: ${target}: the connection to the server closed`,
+          'the server exited with code 2; its stderr ended with:',
+          ...lines,
+          '',
+        ].join('\n'),
+      });
+    },
+  );
 
   it(
     '10,000 progress notifications: one progress line each, then the result (exit 0)',

@@ -2,6 +2,8 @@
 
 import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
 import { UsageError } from './errors.js';
+import { closest } from './suggest.js';
+import { terminalLine } from './terminal-text.js';
 
 const typeOf = (schema: unknown): string | undefined => {
   if (!isJsonObject(schema)) return undefined;
@@ -44,10 +46,33 @@ function coerce(key: string, raw: string, schema: unknown): unknown {
   }
 }
 
+/**
+ * A key=value key the schema does not declare: refused when it is a near miss of a declared one (a typo the server
+ * would otherwise answer with "missing expression" or, worse, ignore) or when the schema allows no other keys.
+ */
+function checkKey(
+  key: string,
+  inputSchema: JsonObject | undefined,
+  properties: JsonObject,
+  tool: string,
+): void {
+  const declared = Object.keys(properties);
+  if (Object.hasOwn(properties, key) || declared.length === 0 || inputSchema?.patternProperties !== undefined)
+    return;
+  const near = closest(key, declared);
+  if (near === undefined && inputSchema?.additionalProperties !== false) return;
+  const names = declared.map(terminalLine);
+  throw new UsageError(
+    `tool "${tool}" has no argument ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean "${terminalLine(near)}"?)`}; ` +
+      `its arguments: ${names.join(', ')}`,
+  );
+}
+
 /** `[JSON]` or `k=v …` → the arguments object. Anything else is a usage error that shows the right form. */
 export function parseToolArguments(
   words: readonly string[],
   inputSchema: JsonObject | undefined,
+  tool: string,
 ): JsonObject {
   if (words.length === 0) return {};
   const first = words[0] as string;
@@ -69,6 +94,7 @@ export function parseToolArguments(
       throw new UsageError(`expected key=value or one JSON object, got ${JSON.stringify(word)}`);
     const key = word.slice(0, equals);
     if (Object.hasOwn(args, key)) throw new UsageError(`argument ${key} is given twice`);
+    checkKey(key, inputSchema, properties, tool);
     args[key] = coerce(key, word.slice(equals + 1), properties[key]);
   }
   return args;

@@ -9,3 +9,11 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/** The command was called right but will not go ahead without a flag (exit 2); the message names the flag. */
+export class RefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedError';
+  }
+}

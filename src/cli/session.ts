@@ -1,20 +1,12 @@
-// What `list` and `call` share: connecting a client to a TARGET, and turning failures into messages and exit codes.
+// What `list` and `call` share: connecting a client to a TARGET, asking on the terminal, and writing messages
+// (every one passes through terminalText: they quote what servers chose).
 
 import { createInterface } from 'node:readline';
-import {
-  ApprovalDeniedError,
-  ConnectionClosedError,
-  McpClient,
-  McpError,
-  OutputValidationError,
-  ProtocolError,
-  RequestAbortedError,
-  RequestTimeoutError,
-  type ApprovalHook,
-} from '../client/index.js';
-import { TransportError } from '../protocol/index.js';
-import { ExitCode, UsageError } from './errors.js';
+import { McpClient, type ApprovalHook } from '../client/index.js';
+import { UsageError } from './errors.js';
+import { ConnectError, explain } from './explain.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
+import { terminalText } from './terminal-text.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -44,6 +36,8 @@ export function parseTimeout(value: string | undefined): number {
 export interface Connected {
   client: McpClient;
   target: ResolvedTarget;
+  /** Whether the server's annotations count (--trust, or "trusted": true in its config entry). */
+  trusted: boolean;
 }
 
 export async function connect(
@@ -58,22 +52,24 @@ export async function connect(
     cwd: io.cwd,
     env: io.env,
   });
+  const trusted = options.trust === true || target.trusted;
   const client = new McpClient(
     { name: 'toolwire', version: io.version },
     {
       timeoutMs: parseTimeout(options.timeout),
-      trusted: options.trust === true || target.trusted,
-      logger: { warn: (message) => io.stderr.write(`toolwire: warning: ${message}\n`) },
+      trusted,
+      logger: { warn: (message) => say(io, `warning: ${message}`) },
       ...(approve !== undefined && { approve }),
     },
   );
+  for (const warning of target.warnings) say(io, `warning: ${warning}`);
   try {
     await client.connect(target.create());
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw error;
+    throw new ConnectError(error, target); // the target's stderr and exit explain why, and it is not returned
   }
-  return { client, target };
+  return { client, target, trusted };
 }
 
 /** Asks yes/no on the terminal; anything but y/yes is no. */
@@ -88,43 +84,14 @@ export function askYesNo(io: CliIo, question: string): Promise<boolean> {
   });
 }
 
-/** One clear line (with what to do next) and the exit code, for anything a command throws. */
-export function explain(
-  error: unknown,
-  target: ResolvedTarget | undefined,
-  label: string,
-): { message: string; code: number } {
-  const where = target?.label ?? label;
-  const stderrTail = (): string => {
-    const text = target?.stderr?.().trim();
-    return text ? `\nthe server's stderr ended with:\n${text.split('\n').slice(-10).join('\n')}` : '';
-  };
-  if (error instanceof UsageError)
-    return { message: `${error.message}\nrun "toolwire --help" for usage`, code: ExitCode.Usage };
-  if (error instanceof ApprovalDeniedError) return { message: error.message, code: ExitCode.Usage };
-  if (error instanceof RequestTimeoutError) {
-    return {
-      message: `${error.message}; raise --timeout if the tool needs longer`,
-      code: ExitCode.Connection,
-    };
-  }
-  if (error instanceof RequestAbortedError) return { message: error.message, code: ExitCode.Interrupted };
-  if (error instanceof OutputValidationError) {
-    return {
-      message: `${error.message}\n(the server broke its own outputSchema; report it to the server's authors)`,
-      code: ExitCode.Connection,
-    };
-  }
-  if (error instanceof McpError) return { message: `${where}: ${error.message}`, code: ExitCode.Connection };
-  if (error instanceof TransportError) {
-    return {
-      message: `${where}: ${error.message}; check the URL and that the server is running`,
-      code: ExitCode.Connection,
-    };
-  }
-  if (error instanceof ConnectionClosedError || error instanceof ProtocolError) {
-    return { message: `${where}: ${error.message}${stderrTail()}`, code: ExitCode.Connection };
-  }
-  const text = error instanceof Error ? error.message : String(error);
-  return { message: `${where}: ${text}${stderrTail()}`, code: ExitCode.Connection };
+/** `toolwire: MESSAGE` on stderr, made safe for a terminal. */
+export function say(io: CliIo, message: string): void {
+  io.stderr.write(`toolwire: ${terminalText(message)}\n`);
+}
+
+/** Says what went wrong (with the target's stderr and exit where they explain it) and returns the exit code. */
+export function fail(io: CliIo, error: unknown, connected: Connected | undefined, label: string): number {
+  const { message, code } = explain(error, connected?.target, label);
+  say(io, message);
+  return code;
 }

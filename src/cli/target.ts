@@ -1,11 +1,11 @@
 // Resolving a command-line TARGET to a transport: an http(s) URL, a server named in the config file's
 // mcpServers map (the shape Claude Desktop and Cursor use), or a stdio command line split like a shell, run without one.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Transport } from '../protocol/index.js';
 import { HttpClientTransport } from '../transports/http-client/index.js';
 import { StdioClientTransport, parseCommandLine } from '../transports/stdio/index.js';
+import { notAServerName, readConfig, unknownKeys, type ConfigFile } from './config-file.js';
 import { UsageError } from './errors.js';
 
 export interface TargetOptions {
@@ -25,16 +25,17 @@ export interface ResolvedTarget {
   create(): Transport;
   /** The stdio child's captured stderr, for error messages. */
   stderr?: () => string;
+  /** How the stdio child ended, once it has: an exit code, or the signal that killed it. */
+  exit?: () => ChildExit | undefined;
+  /** For a one-word command line: what to say when no such command exists (it may be a mistyped server name). */
+  notFoundHint?: string;
+  /** Things worth a warning that do not stop the command (unknown keys in the config entry). */
+  warnings: readonly string[];
 }
 
-interface ServerEntry {
-  command?: unknown;
-  args?: unknown;
-  env?: unknown;
-  cwd?: unknown;
-  url?: unknown;
-  headers?: unknown;
-  trusted?: unknown;
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 const stringArray = (value: unknown): value is string[] =>
@@ -58,29 +59,14 @@ function parseHeaders(lines: readonly string[]): Record<string, string> {
   return headers;
 }
 
-function readConfig(path: string | undefined, cwd: string): Record<string, ServerEntry> {
-  const file = path === undefined ? resolve(cwd, 'toolwire.json') : resolve(cwd, path);
-  if (!existsSync(file)) {
-    if (path !== undefined) throw new UsageError(`config file ${file} does not exist`);
-    return {};
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`config file ${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  const servers = (parsed as { mcpServers?: unknown } | null)?.mcpServers;
-  if (servers === undefined) return {};
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new UsageError(`config file ${file}: "mcpServers" must be an object of named servers`);
-  }
-  return servers as Record<string, ServerEntry>;
-}
-
-function httpTarget(url: string, headers: Record<string, string>, trusted: boolean): ResolvedTarget {
+function httpTarget(
+  url: string,
+  headers: Record<string, string>,
+  trusted: boolean,
+  warnings: readonly string[] = [],
+): ResolvedTarget {
   if (!URL.canParse(url)) throw new UsageError(`${JSON.stringify(url)} is not a valid URL`);
-  return { label: url, trusted, create: () => new HttpClientTransport(url, { headers }) };
+  return { label: url, trusted, warnings, create: () => new HttpClientTransport(url, { headers }) };
 }
 
 function stdioTarget(
@@ -90,11 +76,13 @@ function stdioTarget(
   cwd: string,
   trusted: boolean,
   label: string,
+  extra: Pick<ResolvedTarget, 'notFoundHint' | 'warnings'>,
 ): ResolvedTarget {
   let transport: StdioClientTransport | undefined;
   return {
     label,
     trusted,
+    ...extra,
     create: () =>
       (transport = new StdioClientTransport({
         command,
@@ -104,6 +92,10 @@ function stdioTarget(
         stderr: 'capture',
       })),
     stderr: () => transport?.stderrText ?? '',
+    exit: () => {
+      const code = transport?.exitCode;
+      return code === undefined ? undefined : { code, signal: transport?.signal ?? null };
+    },
   };
 }
 
@@ -131,27 +123,8 @@ function inheritedEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function resolveTarget(target: string, options: TargetOptions): ResolvedTarget {
   const cliHeaders = parseHeaders(options.headers);
   if (/^https?:\/\//i.test(target)) return httpTarget(target, cliHeaders, false);
-  const servers = readConfig(options.config, options.cwd);
-  const entry = Object.hasOwn(servers, target) ? servers[target] : undefined;
-  if (entry !== undefined) {
-    const trusted = entry.trusted === true;
-    if (typeof entry.url === 'string') {
-      const headers = stringRecord(entry.headers) ? { ...entry.headers, ...cliHeaders } : cliHeaders;
-      return httpTarget(entry.url, headers, trusted);
-    }
-    if (typeof entry.command !== 'string' || entry.command.length === 0) {
-      throw new UsageError(`server "${target}" in the config needs "command" (stdio) or "url" (HTTP)`);
-    }
-    if (entry.args !== undefined && !stringArray(entry.args))
-      throw new UsageError(`server "${target}": "args" must be an array of strings`);
-    if (entry.env !== undefined && !stringRecord(entry.env))
-      throw new UsageError(`server "${target}": "env" must map names to strings`);
-    const cwd = typeof entry.cwd === 'string' ? resolve(options.cwd, entry.cwd) : options.cwd;
-    // Like Claude Desktop: a configured server gets a minimal environment plus its own "env", not every secret of
-    // the shell that runs toolwire. A command line typed as TARGET runs with the caller's environment, as in a shell.
-    const env = { ...inheritedEnvironment(options.env), ...(stringRecord(entry.env) ? entry.env : {}) };
-    return stdioTarget(entry.command, stringArray(entry.args) ? entry.args : [], env, cwd, trusted, target);
-  }
+  const config = readConfig(options.config, options.cwd);
+  if (Object.hasOwn(config.servers, target)) return configuredTarget(target, config, cliHeaders, options);
   let words: string[];
   try {
     words = parseCommandLine(target);
@@ -163,5 +136,45 @@ export function resolveTarget(target: string, options: TargetOptions): ResolvedT
   const [command, ...args] = words;
   if (command === undefined)
     throw new UsageError('TARGET is empty: give a URL, a server name from the config, or a command line');
-  return stdioTarget(command, args, options.env, options.cwd, false, target);
+  // One word without a slash may well be a server name with a typo; say so if no such command exists either.
+  const maybeName = args.length === 0 && !command.includes('/');
+  return stdioTarget(command, args, options.env, options.cwd, false, target, {
+    warnings: [],
+    ...(maybeName && { notFoundHint: notAServerName(target, config) }),
+  });
+}
+
+function configuredTarget(
+  name: string,
+  config: ConfigFile,
+  cliHeaders: Record<string, string>,
+  options: TargetOptions,
+): ResolvedTarget {
+  const file = config.file ?? config.wanted;
+  const entry = config.servers[name];
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    throw new UsageError(
+      `server "${name}" in ${file} must be an object with "command" (stdio) or "url" (HTTP)`,
+    );
+  }
+  const unknown = unknownKeys(name, file, entry);
+  const trusted = entry.trusted === true;
+  if (typeof entry.url === 'string') {
+    const headers = stringRecord(entry.headers) ? { ...entry.headers, ...cliHeaders } : cliHeaders;
+    return httpTarget(entry.url, headers, trusted, unknown);
+  }
+  if (typeof entry.command !== 'string' || entry.command.length === 0) {
+    const also = unknown.length === 0 ? '' : `\n${unknown.join('\n')}`;
+    throw new UsageError(`server "${name}" in the config needs "command" (stdio) or "url" (HTTP)${also}`);
+  }
+  if (entry.args !== undefined && !stringArray(entry.args))
+    throw new UsageError(`server "${name}": "args" must be an array of strings`);
+  if (entry.env !== undefined && !stringRecord(entry.env))
+    throw new UsageError(`server "${name}": "env" must map names to strings`);
+  const cwd = typeof entry.cwd === 'string' ? resolve(options.cwd, entry.cwd) : options.cwd;
+  // Like Claude Desktop: a configured server gets a minimal environment plus its own "env", not every secret of
+  // the shell that runs toolwire. A command line typed as TARGET runs with the caller's environment, as in a shell.
+  const env = { ...inheritedEnvironment(options.env), ...(stringRecord(entry.env) ? entry.env : {}) };
+  const args = stringArray(entry.args) ? entry.args : [];
+  return stdioTarget(entry.command, args, env, cwd, trusted, name, { warnings: unknown });
 }

@@ -1,6 +1,8 @@
 // `toolwire serve`: the ready server with its tool packs, over stdio (default) or Streamable HTTP.
 
+import { Option, type Command } from 'commander';
 import { McpServer, stderrLogger, type ToolConfig } from '../server/index.js';
+import { HTTP_FIELDS, flagOf, type HttpField } from '../tools/http-config.js';
 import { ConfigError, loadServeConfig } from '../tools/index.js';
 import { listenHttp } from '../transports/http/index.js';
 import { serveStdio } from '../transports/stdio/index.js';
@@ -13,13 +15,56 @@ export interface ServeOptions {
   tools?: string[];
   root?: string[];
   config?: string;
+  /** The HTTP flags (HTTP_FIELDS), by commander's attribute name: every value given, as typed. */
+  [httpFlag: string]: unknown;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+const placeholder = (field: HttpField): string =>
+  field.kind === 'list'
+    ? '<values>'
+    : field.kind === 'boolean'
+      ? '<true|false>'
+      : field.kind === 'integer'
+        ? `<${field.unit === 'milliseconds' ? 'ms' : field.unit}>`
+        : `<${field.path}>`;
+
+/** " Default 4194304." for settings whose default the table knows (others say it in their description). */
+const defaultNote = (field: HttpField): string =>
+  field.fallback === undefined || (Array.isArray(field.fallback) && field.fallback.length === 0)
+    ? ''
+    : ` Default ${Array.isArray(field.fallback) ? field.fallback.join(',') : String(field.fallback)}.`;
+
+/** One flag per setting of the config's "http" section, named after it: allowedHosts is --allowed-hosts. */
+const HTTP_FLAGS = HTTP_FIELDS.map((field) => {
+  const option = new Option(
+    `${flagOf(field.path)} ${placeholder(field)}`,
+    `${field.description}${defaultNote(field)}`,
+  )
+    .argParser(collect)
+    .helpGroup('HTTP options (with --http; the same settings as "http" in the config file):');
+  return { option, attribute: option.attributeName(), path: field.path };
+});
+
+/** Adds the HTTP flags to `toolwire serve`. */
+export function addHttpFlags(command: Command): Command {
+  for (const { option } of HTTP_FLAGS) command.addOption(option);
+  return command;
 }
 
 export interface ServeIo {
   stderr: NodeJS.WritableStream;
+  /** Only its isTTY is read: someone who starts `serve` by hand in a terminal gets a note saying what it is. */
+  stdin?: { isTTY?: boolean };
   version: string;
   cwd: string;
 }
+
+/** Over stdio the server speaks JSON-RPC and says nothing; started by hand that looks like a hang. */
+const STDIO_TTY_NOTE =
+  "toolwire: serving MCP over stdio: this is for an MCP client, not a person (try: toolwire list 'toolwire serve'); " +
+  'Ctrl-D or Ctrl-C stops it\n';
 
 export function createReadyServer(version: string, tools: readonly ToolConfig[]): McpServer {
   const server = new McpServer(
@@ -47,10 +92,21 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     io.stderr.write('toolwire: choose one of --stdio and --http\n');
     return ExitCode.Usage;
   }
+  const httpFlags = new Map<string, string[]>();
+  for (const { attribute, path } of HTTP_FLAGS) {
+    const words = options[attribute];
+    if (Array.isArray(words)) httpFlags.set(path, words as string[]); // collect() gives string[]
+  }
+  const [firstFlag] = httpFlags.keys();
+  if (options.http === undefined && firstFlag !== undefined) {
+    io.stderr.write(`toolwire: ${flagOf(firstFlag)} applies to --http only\n`);
+    return ExitCode.Usage;
+  }
   let server: McpServer;
   try {
     const address = options.http === undefined ? undefined : parseAddress(options.http);
     const loaded = await loadServeConfig({
+      http: httpFlags,
       ...(options.tools !== undefined && { tools: options.tools }),
       ...(options.root !== undefined && { roots: options.root }),
       ...(options.config !== undefined && { config: options.config }),
@@ -59,11 +115,12 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     });
     server = createReadyServer(io.version, loaded.tools);
     if (address === undefined) {
+      if (io.stdin?.isTTY === true) io.stderr.write(STDIO_TTY_NOTE);
       const serving = await serveStdio(server);
       await serving.closed;
       return ExitCode.Success;
     }
-    const listening = await listenHttp(server, address);
+    const listening = await listenHttp(server, { ...loaded.http, ...address });
     io.stderr.write(`toolwire: listening on ${listening.url}\n`);
     io.stderr.write(`toolwire: roots: ${loaded.roots.list.join(', ')}\n`);
     io.stderr.write(

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +14,20 @@ import type { CallToolResult, ContentBlock, ResourceLink } from '../src/protocol
 import { silentLogger } from '../src/server/index.js';
 import { ConfigError } from '../src/tools/pack.js';
 import { Roots } from '../src/tools/roots.js';
-import { Glob, IgnoreFile, isIgnored, searchPack } from '../src/tools/search/index.js';
+import {
+  Glob,
+  IgnoreFile,
+  MATCH_EVENTS_CHANNEL,
+  isIgnored,
+  searchPack,
+  type MatchEvent,
+} from '../src/tools/search/index.js';
 import { connect, isNotification, modern, testServer, type RawClient } from './support/harness.js';
 
 const CALL_WAIT_MS = 15_000;
+// Captured at load, so a test that fakes setTimeout still has a real limit on how long it waits for events.
+const realSetTimeout = globalThis.setTimeout;
+const clearRealTimeout = globalThis.clearTimeout;
 const MiB = 1024 * 1024;
 
 let base: string;
@@ -33,12 +44,17 @@ async function searchClient(rootDirectories: string[], raw?: JsonObject): Promis
   return connect(server);
 }
 
-async function search(args: JsonObject, target = client, meta: JsonObject = {}): Promise<CallToolResult> {
+async function search(
+  args: JsonObject,
+  target = client,
+  meta: JsonObject = {},
+  timeoutMs = CALL_WAIT_MS,
+): Promise<CallToolResult> {
   const response = await target.request(
     'tools/call',
     modern({ name: 'search_code', arguments: args }, meta),
     {
-      timeoutMs: CALL_WAIT_MS,
+      timeoutMs,
     },
   );
   assert.equal(response.error, undefined, JSON.stringify(response.error));
@@ -72,6 +88,55 @@ const structured = (result: CallToolResult): Structured => result.structuredCont
 const matchedPaths = (result: CallToolResult): string[] => [
   ...new Set(structured(result).matches.map((match) => match.path)),
 ];
+
+/** How a catastrophic pattern that used up its matching budget on line 1 of `file` is answered. */
+const outOfMatchingBudget = (budgetMs: number, file: string): string =>
+  `the pattern used up the ${budgetMs} ms matching budget of a search on line 1 of "${file}" without finishing it, ` +
+  'which usually means a regular expression that backtracks catastrophically (nested quantifiers such as "(a+)+"); ' +
+  'use a simpler regular expression, or set regex to false to search for the text literally';
+
+/** Eight searches of 2 s of matching each share four threads: a generous bound on how long they may take together. */
+const HOSTILE_WAIT_MS = 120_000;
+/** A bound on waiting for pool events (they come within milliseconds; old code never sends them). */
+const EVENT_WAIT_MS = 30_000;
+
+/** The matching pool's events, recorded as they come; `until` waits (boundedly) for what it looks for. */
+function matchEvents(): {
+  list: MatchEvent[];
+  until<T>(find: (list: MatchEvent[]) => T | undefined | false): Promise<T>;
+  close(): void;
+} {
+  const list: MatchEvent[] = [];
+  const checks = new Set<() => void>();
+  const listener = (message: unknown): void => {
+    list.push(message as MatchEvent); // published by match-events.ts, always a MatchEvent
+    for (const check of [...checks]) check();
+  };
+  subscribe(MATCH_EVENTS_CHANNEL, listener);
+  return {
+    list,
+    until: (find) =>
+      new Promise((resolve, reject) => {
+        const timer = realSetTimeout(() => {
+          checks.delete(check);
+          reject(new Error(`the events looked for did not come: ${JSON.stringify(list)}`));
+        }, EVENT_WAIT_MS);
+        const check = (): void => {
+          const found = find(list);
+          if (found === undefined || found === false) return;
+          checks.delete(check);
+          clearRealTimeout(timer);
+          resolve(found);
+        };
+        checks.add(check);
+        check();
+      }),
+    close: () => unsubscribe(MATCH_EVENTS_CHANNEL, listener),
+  };
+}
+
+const searchesWith = (kind: MatchEvent['event'], list: readonly MatchEvent[]): Set<number> =>
+  new Set(list.flatMap((event) => (event.event === kind && 'search' in event ? [event.search] : [])));
 
 before(async () => {
   base = await fs.realpath(await fs.mkdtemp(join(tmpdir(), 'toolwire-search-')));
@@ -143,6 +208,8 @@ describe('search pack: config', () => {
       maxFileBytes: MiB,
       maxFiles: 50_000,
       timeBudgetMs: 5000,
+      matchBudgetMs: 2000,
+      matchingThreads: 4,
     });
   });
 
@@ -150,7 +217,7 @@ describe('search pack: config', () => {
     assert.throws(
       () => searchPack.parseConfig({ timeout: 1 }, 'packs.search'),
       new ConfigError(
-        'packs.search has an unknown key "timeout"; allowed keys: maxFileBytes, maxFiles, timeBudgetMs',
+        'packs.search has an unknown key "timeout"; allowed keys: maxFileBytes, maxFiles, timeBudgetMs, matchBudgetMs, matchingThreads',
       ),
     );
     assert.throws(
@@ -162,6 +229,16 @@ describe('search pack: config', () => {
     assert.throws(
       () => searchPack.parseConfig({ maxFiles: 2.5 }, 'packs.search'),
       new ConfigError('packs.search.maxFiles must be a whole number of files from 1 to 1000000; got 2.5'),
+    );
+    assert.throws(
+      () => searchPack.parseConfig({ matchBudgetMs: 5 }, 'packs.search'),
+      new ConfigError(
+        'packs.search.matchBudgetMs must be a whole number of milliseconds from 10 to 600000; got 5',
+      ),
+    );
+    assert.throws(
+      () => searchPack.parseConfig({ matchingThreads: 0 }, 'packs.search'),
+      new ConfigError('packs.search.matchingThreads must be a whole number of threads from 1 to 64; got 0'),
     );
   });
 });
@@ -548,20 +625,54 @@ describe('search_code: hostile input', () => {
     );
   });
 
-  it('answers many catastrophic searches at once, a few threads at a time', async () => {
+  it('answers many catastrophic searches at once, each within its matching budget', async () => {
     const evil = join(base, 'evil-many');
     await fs.mkdir(evil);
     await fs.writeFile(join(evil, 'aaa.txt'), `${'a'.repeat(64)}!\n`);
-    const budgeted = await searchClient([evil], { timeBudgetMs: 600 });
+    const budgeted = await searchClient([evil], { matchBudgetMs: 600, timeBudgetMs: 60_000 });
     const results = await Promise.all(
       Array.from({ length: 6 }, () => search({ pattern: '(a+)+$', regex: true }, budgeted)),
     );
-    for (const result of results) {
-      assert.ok(errorText(result).startsWith('the pattern took longer than the 600 ms time budget to run'));
+    for (const result of results) assert.equal(errorText(result), outOfMatchingBudget(600, 'aaa.txt'));
+  });
+
+  it('issue 12: a normal search is answered while eight hostile ones use up their matching budgets (it waited ~10 s for their threads)', async () => {
+    const evil = join(base, 'evil-eight');
+    await fs.mkdir(evil);
+    await fs.writeFile(join(evil, 'aaa.txt'), `${'a'.repeat(64)}!\n`);
+    await fs.writeFile(join(evil, 'normal.txt'), 'a needle here\n');
+    const budgeted = await searchClient([evil], { matchBudgetMs: 2000, timeBudgetMs: 60_000 });
+    const events = matchEvents();
+    try {
+      const finished: string[] = [];
+      const hostile = Array.from({ length: 8 }, (_, index) =>
+        search({ pattern: '(a+)+$', regex: true, path: 'aaa.txt' }, budgeted, {}, HOSTILE_WAIT_MS).then(
+          (result) => {
+            finished.push(`hostile ${index}`);
+            return result;
+          },
+        ),
+      );
+      // All eight are in the pool and the four threads are busy with them before the normal search starts.
+      await events.until(
+        () =>
+          searchesWith('queued', events.list).size === 8 && searchesWith('started', events.list).size >= 4,
+      );
+      const normal = await search({ pattern: 'needle', path: 'normal.txt' }, budgeted);
+      finished.push('normal');
+      assert.equal(
+        textOf(normal),
+        '1 match for "needle" in 1 file (1 file searched):\nnormal.txt:1:3: a needle here',
+      );
+      const results = await Promise.all(hostile);
+      assert.equal(finished[0], 'normal', `finished in this order: ${finished.join(', ')}`);
+      for (const result of results) assert.equal(errorText(result), outOfMatchingBudget(2000, 'aaa.txt'));
+    } finally {
+      events.close();
     }
   });
 
-  it('stops the matching thread when the tool times out', async () => {
+  it('issue 13: stops the matching thread when the tool times out, and goes on serving (on a frozen clock)', async (t) => {
     const evil = join(base, 'evil-timeout');
     await fs.mkdir(evil);
     await fs.writeFile(join(evil, 'aaa.txt'), `${'a'.repeat(64)}!\n`);
@@ -571,14 +682,29 @@ describe('search_code: hostile input', () => {
     const environment = { roots, logger: silentLogger, timeouts: { search_code: 300 } };
     for (const tool of searchPack.create(config, environment)) server.tool(tool);
     const timed = await connect(server);
-    assert.equal(
-      errorText(await search({ pattern: '(a+)+$', regex: true }, timed)),
-      'Tool "search_code" timed out after 300 ms',
-    );
-    assert.equal(
-      textOf(await search({ pattern: 'aaa!' }, timed)),
-      `1 match for "aaa!" in 1 file (1 file searched):\naaa.txt:1:62: ${'a'.repeat(64)}!`,
-    );
+    const events = matchEvents();
+    // The tool's 300 ms limit passes when the test says so, not when a busy machine gets there: no race either way.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const pending = search({ pattern: '(a+)+$', regex: true }, timed);
+      const started = await events.until((list) => list.find((event) => event.event === 'started'));
+      t.mock.timers.tick(300);
+      assert.equal(errorText(await pending), 'Tool "search_code" timed out after 300 ms');
+      await events.until((list) =>
+        list.find((event) => event.event === 'thread-exit' && event.thread === started.thread),
+      );
+      assert.deepEqual(
+        events.list.filter((event) => event.event === 'stopped'),
+        [{ event: 'stopped', search: started.search, thread: started.thread, cause: 'aborted' }],
+      );
+      // The clock is still frozen, so this call cannot time out: a thread serves it once the first one is gone.
+      assert.equal(
+        textOf(await search({ pattern: 'aaa!' }, timed)),
+        `1 match for "aaa!" in 1 file (1 file searched):\naaa.txt:1:62: ${'a'.repeat(64)}!`,
+      );
+    } finally {
+      events.close();
+    }
   });
 
   it('reports invalid regular expression syntax with the engine message', async () => {

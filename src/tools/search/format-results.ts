@@ -11,7 +11,7 @@ export interface FoundMatch {
   after: string[];
 }
 
-export type StopReason = 'maxResults' | 'maxFiles' | 'timeBudget';
+export type StopReason = 'maxResults' | 'maxFiles' | 'timeBudget' | 'matchBudget';
 
 export interface SearchSummary {
   shownPattern: string;
@@ -27,6 +27,7 @@ export interface SearchSummary {
     maxFiles: number;
     maxFileBytes: number;
     timeBudgetMs: number;
+    matchBudgetMs: number;
   };
 }
 
@@ -88,6 +89,11 @@ function notes(summary: SearchSummary): string[] {
     case 'timeBudget':
       lines.push(
         `The search stopped at its ${limits.timeBudgetMs} ms time budget; narrow it with path or fileType.`,
+      );
+      break;
+    case 'matchBudget':
+      lines.push(
+        `The search stopped when it had spent its ${limits.matchBudgetMs} ms matching budget; narrow it with path or fileType, or use a simpler pattern.`,
       );
       break;
     case undefined:

@@ -15,3 +15,4 @@ export const searchPack: ToolPack<SearchConfig> = {
 export { SEARCH_DEFAULTS, type SearchConfig } from './config.js';
 export { IgnoreFile, isIgnored, type IgnoreLayer } from './gitignore.js';
 export { Glob } from './glob.js';
+export { MATCH_EVENTS_CHANNEL, type MatchEvent, type StopCause } from './match-events.js';

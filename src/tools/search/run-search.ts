@@ -1,16 +1,30 @@
-// One search: walk, read and match in batches (reading the next batch while the worker matches this one), within
-// the file count, the result count and the time budget.
+// One search: walk, read and match in batches (reading the next batch while a matching thread works on this one),
+// within the file count, the result count, the wall-clock time budget and the matching budget.
 
 import { ToolError } from '../../server/index.js';
 import type { FoundMatch, StopReason } from './format-results.js';
-import { DeadlineExceeded, MatchAborted, MatchFailed, Matcher, type BatchResult } from './matcher.js';
+import {
+  BudgetExhausted,
+  DeadlineExceeded,
+  MatchAborted,
+  MatchFailed,
+  type BatchResult,
+  type StuckAt,
+} from './match-errors.js';
+import { SLICE_MS } from './match-job.js';
+import type { MatchPool } from './match-pool.js';
+import type { MatchSession } from './match-session.js';
 import type { Query } from './query.js';
 import { readCandidate } from './read-candidate.js';
 import type { Candidate } from './walk.js';
 
-/** A batch goes to the worker at this many files or this much text, whichever comes first. */
+/**
+ * A batch goes to a thread at this many files or this much text, whichever comes first. Every search in progress
+ * holds up to two batches (one matching, the next being read), so this bounds their memory; it is also the most a
+ * cut batch can lose, since a batch resumes at the file it was on.
+ */
 const BATCH_FILES = 64;
-const BATCH_CHARS = 4 * 1024 * 1024;
+const BATCH_CHARS = 1024 * 1024;
 /** Files opened at once while reading a batch. */
 const READ_CONCURRENCY = 16;
 export const PREVIEW_CHARS = 200;
@@ -25,7 +39,13 @@ export interface SearchRequest {
   contextLines: number;
   maxFiles: number;
   maxFileBytes: number;
+  /** Wall-clock time of the whole search. */
   timeBudgetMs: number;
+  /** Time the search may spend on matching threads. */
+  matchBudgetMs: number;
+  /** The threads, shared fairly with the other searches, and who is asking (see SessionOptions.owner). */
+  pool: MatchPool;
+  owner: string;
   signal: AbortSignal;
   onProgress: (filesScanned: number, matches: number) => void;
 }
@@ -53,17 +73,26 @@ interface Batch {
 
 type Settled = { ok: BatchResult } | { error: unknown };
 
-/** A slow regular expression, rather than a big tree, when one batch alone ran this long at the deadline. */
-const patternIsSlow = (busyMs: number, budgetMs: number): boolean => busyMs >= Math.min(budgetMs / 2, 1000);
+/**
+ * A slow regular expression, rather than a big tree, when one file alone took much of a budget: half of it (up to a
+ * second; a file is at most a few MiB), or, for a search that shared the threads with others, most of the matching
+ * time it had (at least a slice: benign patterns take a few ms per MiB).
+ */
+const patternIsSlow = (stuck: StuckAt, usedMs: number, budgetMs: number): boolean =>
+  stuck.ms >= Math.min(budgetMs / 2, 1000) || (stuck.ms >= SLICE_MS && stuck.ms * 2 >= usedMs);
 
 const isOutOfMemory = (error: unknown): boolean =>
   error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+
+const CATASTROPHIC =
+  'which usually means a regular expression that backtracks catastrophically (nested quantifiers such as "(a+)+"); ' +
+  'use a simpler regular expression, or set regex to false to search for the text literally';
 
 /** The state of one search; `run()` drives it once. */
 class SearchRun {
   readonly #request: SearchRequest;
   readonly #deadline: number;
-  readonly #matcher: Matcher;
+  readonly #session: MatchSession;
   readonly outcome: SearchOutcome = {
     matches: [],
     filesScanned: 0,
@@ -77,36 +106,53 @@ class SearchRun {
   constructor(request: SearchRequest) {
     this.#request = request;
     this.#deadline = Date.now() + request.timeBudgetMs;
-    this.#matcher = new Matcher(request.query, PREVIEW_CHARS, this.#deadline, request.signal);
+    this.#session = request.pool.open({
+      query: request.query,
+      owner: request.owner,
+      budgetMs: request.matchBudgetMs,
+      deadline: this.#deadline,
+      signal: request.signal,
+    });
   }
 
+  /**
+   * Two batches are in the pool at a time: while one matches, the next waits there (so it takes the thread the first
+   * frees before another search can), and the one after is read only once the first is consumed.
+   */
   async run(): Promise<SearchOutcome> {
     try {
-      let previous: { batch: Batch; pending: Promise<Settled> } | undefined;
+      const inFlight: { batch: Batch; pending: Promise<Settled> }[] = [];
       for await (const batch of this.#batches()) {
-        if (previous !== undefined) {
-          this.#consume(previous.batch, await previous.pending);
-          previous = undefined;
-          const stopped = this.outcome.stoppedBy;
-          if (stopped === 'maxResults' || stopped === 'timeBudget') break;
-        }
-        const limit = this.#request.maxResults + 1 - this.outcome.matches.length; // one extra tells "there are more"
-        const pending: Promise<Settled> = this.#matcher
-          .run(batch.texts, limit, this.#request.contextLines)
-          .then(
-            (ok) => ({ ok }),
-            (error: unknown) => ({ error }),
-          );
-        previous = { batch, pending };
+        inFlight.push({ batch, pending: this.#match(batch) });
+        if (inFlight.length < 2) continue;
+        const first = inFlight.shift() as (typeof inFlight)[number];
+        this.#consume(first.batch, await first.pending);
+        if (this.#finished()) break;
       }
-      // A batch still in the worker is worth waiting for unless enough matches are in (it has the same deadline).
-      if (previous !== undefined && this.outcome.stoppedBy !== 'maxResults') {
-        this.#consume(previous.batch, await previous.pending);
+      // Batches still in the pool are worth waiting for unless the search is over (they have the same deadline).
+      for (const { batch, pending } of inFlight) {
+        if (this.#finished()) break;
+        this.#consume(batch, await pending);
       }
     } finally {
-      await this.#matcher.close();
+      this.#session.close();
     }
     return this.outcome;
+  }
+
+  /** Matches a batch, asking for one match more than are still wanted ("there are more"). */
+  #match(batch: Batch): Promise<Settled> {
+    const limit = this.#request.maxResults + 1 - this.outcome.matches.length;
+    return this.#session.run(batch.texts, limit, this.#request.contextLines).then(
+      (ok) => ({ ok }),
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  /** Enough matches, or a budget spent while matching: nothing more is matched. */
+  #finished(): boolean {
+    const stopped = this.outcome.stoppedBy;
+    return stopped === 'maxResults' || stopped === 'matchBudget';
   }
 
   #stop(reason: StopReason): void {
@@ -179,18 +225,32 @@ class SearchRun {
     request.onProgress(outcome.filesScanned, outcome.matches.length);
   }
 
-  /** A batch that did not finish: the deadline (a slow pattern, or just a big tree), cancellation, or a failure. */
+  /** Where a stopped batch was stuck, as the model sees it: 'line 3 of "src/a.ts"'. */
+  #where(batch: Batch, stuck: StuckAt): string {
+    const file = batch.files[stuck.file];
+    const path = file === undefined ? '' : `"${this.#request.show(file.candidate)}"`;
+    return stuck.line > 0 ? `line ${stuck.line} of ${path}` : path;
+  }
+
+  /**
+   * A batch that did not finish: a budget ran out (on a slow pattern, or just on a big tree, when the files matched so
+   * far are the answer), cancellation, or a failure.
+   */
   #failure(error: unknown, batch: Batch): void {
-    const budget = this.#request.timeBudgetMs;
-    if (error instanceof DeadlineExceeded) {
-      if (this.#request.query.regex && patternIsSlow(error.busyMs, budget)) {
+    const { query, timeBudgetMs, matchBudgetMs } = this.#request;
+    if (error instanceof BudgetExhausted || error instanceof DeadlineExceeded) {
+      const exhausted = error instanceof BudgetExhausted;
+      const budget = exhausted ? matchBudgetMs : timeBudgetMs;
+      const { stuck, usedMs, partial } = error.detail;
+      if (query.regex && stuck !== undefined && patternIsSlow(stuck, usedMs, budget)) {
         throw new ToolError(
-          `the pattern took longer than the ${budget} ms time budget to run, which usually means a ` +
-            'regular expression that backtracks catastrophically (nested quantifiers such as "(a+)+"); use a ' +
-            'simpler regular expression, or set regex to false to search for the text literally',
+          exhausted
+            ? `the pattern used up the ${budget} ms matching budget of a search on ${this.#where(batch, stuck)} without finishing it, ${CATASTROPHIC}`
+            : `the pattern took longer than the ${budget} ms time budget to run, ${CATASTROPHIC}`,
         );
       }
-      this.#stop('timeBudget');
+      this.#consume(batch, { ok: partial });
+      this.#stop(exhausted ? 'matchBudget' : 'timeBudget');
       return;
     }
     if (error instanceof MatchAborted) throw new ToolError('search_code was cancelled');

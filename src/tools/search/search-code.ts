@@ -8,6 +8,7 @@ import { MAX_PATH_LENGTH, type ResolvedPath, type Roots } from '../roots.js';
 import type { SearchConfig } from './config.js';
 import { renderSearch } from './format-results.js';
 import { MAX_PATTERN_LENGTH, buildQuery, parseFileTypes } from './query.js';
+import { MatchPool } from './match-pool.js';
 import { PREVIEW_CHARS, runSearch, type MatchedFile } from './run-search.js';
 import { Slots } from './slots.js';
 import { walkFiles, type Candidate } from './walk.js';
@@ -15,8 +16,11 @@ import { walkFiles, type Candidate } from './walk.js';
 const DEFAULT_MAX_RESULTS = 20;
 const MAX_RESULTS_LIMIT = 100;
 const MAX_CONTEXT_LINES = 10;
-/** Searches running at once per server (each has its own thread); more wait for a turn within their time limit. */
-export const MAX_CONCURRENT_SEARCHES = 4;
+/**
+ * Searches in progress at once, per matching thread; more wait for a turn within their time limit. Each holds up to
+ * two batches of text, so this bounds their memory; the threads are shared among them fairly.
+ */
+const SEARCHES_PER_THREAD = 8;
 /** The tool's own time limit leaves room beyond the search budget for the answer to be built. */
 const TIMEOUT_MARGIN_MS = 10_000;
 
@@ -62,7 +66,8 @@ async function candidatesFor(
 
 export function searchCodeTool(config: SearchConfig, environment: PackEnvironment): ToolConfig {
   const { roots } = environment;
-  const slots = new Slots(MAX_CONCURRENT_SEARCHES);
+  const slots = new Slots(SEARCHES_PER_THREAD * config.matchingThreads);
+  const pool = new MatchPool(config.matchingThreads, PREVIEW_CHARS);
   const maxFileSize = formatBytes(config.maxFileBytes);
   const tool = defineTool({
     name: 'search_code',
@@ -71,7 +76,8 @@ export function searchCodeTool(config: SearchConfig, environment: PackEnvironmen
       'Searches the text files under the allowed roots for a literal string (default) or a JavaScript regular ' +
       'expression (regex: true), line by line, and answers grep-style "path:line:column: text" lines plus structured ' +
       'matches. Honours .gitignore files (and always skips .git/ and node_modules/), skips binary files, files over ' +
-      `${maxFileSize} and symbolic links, and stops after ${config.maxFiles} files or ${config.timeBudgetMs} ms. ` +
+      `${maxFileSize} and symbolic links, and stops after ${config.maxFiles} files, ${config.timeBudgetMs} ms, or ` +
+      `${config.matchBudgetMs} ms of matching (so a pattern that backtracks without end is stopped). ` +
       'Hidden files are searched. Case-insensitive unless caseSensitive is true. Example: {"pattern": "TODO", "fileType": "ts,tsx", "path": "src", ' +
       '"contextLines": 2}.',
     inputSchema: {
@@ -156,7 +162,7 @@ export function searchCodeTool(config: SearchConfig, environment: PackEnvironmen
           type: 'boolean',
           description: 'True when the search stopped before the end (see stoppedBy)',
         },
-        stoppedBy: { type: 'string', enum: ['maxResults', 'maxFiles', 'timeBudget'] },
+        stoppedBy: { type: 'string', enum: ['maxResults', 'maxFiles', 'timeBudget', 'matchBudget'] },
         filesScanned: { type: 'integer', description: 'Text files searched' },
         filesSkipped: {
           type: 'object',
@@ -194,6 +200,9 @@ export function searchCodeTool(config: SearchConfig, environment: PackEnvironmen
         maxFiles: config.maxFiles,
         maxFileBytes: config.maxFileBytes,
         timeBudgetMs: config.timeBudgetMs,
+        matchBudgetMs: config.matchBudgetMs,
+        pool,
+        owner: typeof ctx.auth?.['subject'] === 'string' ? ctx.auth['subject'] : '',
         signal: ctx.signal,
         onProgress: (filesScanned, matches) =>
           ctx.progress(filesScanned, undefined, `searched ${filesScanned} files, ${matches} matches`),
@@ -213,6 +222,7 @@ export function searchCodeTool(config: SearchConfig, environment: PackEnvironmen
             maxFiles: config.maxFiles,
             maxFileBytes: config.maxFileBytes,
             timeBudgetMs: config.timeBudgetMs,
+            matchBudgetMs: config.matchBudgetMs,
           },
         },
         contextLines > 0,

@@ -1,4 +1,5 @@
-// A counting semaphore: at most N searches run at once (each has a thread), the others wait their turn or give up.
+// A counting semaphore: at most N searches are in progress at once (each holds its batches of text), the others wait
+// their turn or give up.
 
 export class Slots {
   #free: number;

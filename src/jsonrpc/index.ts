@@ -2,8 +2,10 @@
 
 export { ErrorCode, type ErrorCodeValue } from './codes.js';
 export { RpcError } from './rpc-error.js';
+export { splitBatch, type Batch } from './batch.js';
 export {
   classify,
+  classifyMessage,
   isJsonObject,
   isRequestId,
   type Classified,
@@ -14,6 +16,7 @@ export {
   type JsonRpcRequest,
   type JsonRpcResponse,
   type JsonRpcSuccess,
+  type SingleMessage,
   type RequestId,
 } from './message.js';
 export { DEFAULT_MAX_JSON_DEPTH, jsonDepthExceeds, parseJson } from './parse.js';

@@ -41,13 +41,15 @@ export interface JsonRpcFailure {
 
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
-/** The outcome of checking one decoded JSON value. */
-export type Classified =
+/** The outcome of checking one decoded JSON value that is not an array: one message, or why it is none. */
+export type SingleMessage =
   | { kind: 'request'; message: JsonRpcRequest }
   | { kind: 'notification'; message: JsonRpcNotification }
   | { kind: 'response'; message: JsonRpcResponse }
-  | { kind: 'batch'; items: unknown[] }
   | { kind: 'invalid'; id: RequestId | undefined; error: RpcError };
+
+/** The outcome of checking one decoded JSON value: a message, or a batch whose items are still to be judged. */
+export type Classified = SingleMessage | { kind: 'batch'; items: unknown[] };
 
 export const isRequestId = (value: unknown): value is RequestId =>
   typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
@@ -55,7 +57,7 @@ export const isRequestId = (value: unknown): value is RequestId =>
 export const isJsonObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const invalid = (id: RequestId | undefined, code: number, message: string): Classified => ({
+const invalid = (id: RequestId | undefined, code: number, message: string): SingleMessage => ({
   kind: 'invalid',
   id,
   error: new RpcError(code, message),
@@ -68,6 +70,14 @@ export function classify(value: unknown): Classified {
       return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
     return { kind: 'batch', items: value };
   }
+  return classifyMessage(value);
+}
+
+/**
+ * Judges one decoded value as a single message; an array is not one. A string is a value like any other (an
+ * Invalid Request), never text to decode again.
+ */
+export function classifyMessage(value: unknown): SingleMessage {
   if (!isJsonObject(value)) {
     return invalid(
       undefined,
@@ -106,24 +116,39 @@ export function classify(value: unknown): Classified {
     }
     return { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
-  if ('result' in value || 'error' in value) {
-    if (readableId === undefined && !('error' in value)) {
+  if ('error' in value) {
+    // An error may answer a message whose id could not be read: then its id is null or absent, and nothing else.
+    if (readableId === undefined && rawId !== undefined && rawId !== null) {
+      return invalid(
+        undefined,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: the "id" of an error response must be a string, an integer or null',
+      );
+    }
+    const error = value.error;
+    if (!isJsonObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+      return invalid(
+        readableId,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: "error" must have an integer code and a message',
+      );
+    }
+    // Rare: an error with id null keeps its meaning, but no null id travels past this point.
+    if (rawId === null) {
+      const checked = error as unknown as JsonRpcErrorObject; // its code and message were checked just above
+      return { kind: 'response', message: { jsonrpc: '2.0', error: checked } };
+    }
+    return { kind: 'response', message: value as unknown as JsonRpcResponse };
+  }
+  if ('result' in value) {
+    if (readableId === undefined) {
       return invalid(
         undefined,
         ErrorCode.InvalidRequest,
         'Invalid Request: a response needs a string or integer "id"',
       );
     }
-    if ('error' in value) {
-      const error = value.error;
-      if (!isJsonObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
-        return invalid(
-          readableId,
-          ErrorCode.InvalidRequest,
-          'Invalid Request: "error" must have an integer code and a message',
-        );
-      }
-    } else if (!isJsonObject(value.result)) {
+    if (!isJsonObject(value.result)) {
       return invalid(readableId, ErrorCode.InvalidRequest, 'Invalid Request: "result" must be a JSON object');
     }
     return { kind: 'response', message: value as unknown as JsonRpcResponse };

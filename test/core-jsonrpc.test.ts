@@ -257,7 +257,7 @@ describe('core JSON-RPC: batches', () => {
     });
   });
 
-  it('B-09 a 2025-03-26 session gets its batch answered as one array; notifications inside get nothing', async () => {
+  it("B-09 a 2025-03-26 session gets its batch answered as one array (an invalid item's entry has id null); notifications inside get nothing", async () => {
     const server = testServer();
     server.tool({ name: 'later', handler: () => Promise.resolve('done') });
     const client = await connect(server);
@@ -276,6 +276,7 @@ describe('core JSON-RPC: batches', () => {
         { jsonrpc: '2.0', id: 6, result: { content: [{ type: 'text', text: 'done' }] } },
         {
           jsonrpc: '2.0',
+          id: null,
           error: { code: -32600, message: 'Invalid Request: a JSON-RPC message must be a JSON object' },
         },
       ],

@@ -8,6 +8,9 @@ import {
   encodeNotification,
   encodeRequest,
   parseJson,
+  splitBatch,
+  type Batch,
+  type Classified,
   type JsonObject,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -29,6 +32,7 @@ import {
   type SendOptions,
   type Transport,
 } from '../protocol/index.js';
+import { BatchReply } from './batch-reply.js';
 import { ToolError } from './errors.js';
 import { RequestScope } from './request-scope.js';
 import type { McpServer } from './server.js';
@@ -101,7 +105,10 @@ export class ServerConnection {
     }
   }
 
-  /** Handles one incoming message: text (parsed here) or an already-parsed JSON value. */
+  /**
+   * Handles one incoming message from a transport: a string is JSON text (parsed here), anything else an
+   * already-decoded JSON value. Only a transport's own message is ever text; the items of a batch never are.
+   */
   receive(raw: unknown, extra?: MessageExtra): void {
     if (this.#closed) return;
     let value: unknown = raw;
@@ -117,7 +124,12 @@ export class ServerConnection {
         return;
       }
     }
-    const message = classify(value);
+    this.receiveMessage(classify(value), extra);
+  }
+
+  /** Handles a message the transport has already classified (HTTP reads the body before it picks a path). */
+  receiveMessage(message: Classified, extra?: MessageExtra): void {
+    if (this.#closed) return;
     switch (message.kind) {
       case 'request':
         this.#request(message.message, extra);
@@ -129,7 +141,7 @@ export class ServerConnection {
         this.#response(message.message);
         return;
       case 'batch':
-        this.#batch(message.items, extra);
+        this.receiveBatch(splitBatch(message.items), extra);
         return;
       case 'invalid':
         this.#reply(extra, encodeError(message.id, message.error.code, message.error.message), {
@@ -138,6 +150,59 @@ export class ServerConnection {
           errorCode: message.error.code,
         });
         return;
+    }
+  }
+
+  /** Whether a batch gets an answer here: a refusal outside 2025-03-26, else one entry per request or invalid item. */
+  answersBatch(batch: Batch): boolean {
+    return !revisionAllowsBatches(this.legacy?.revision) || batch.answers > 0;
+  }
+
+  /**
+   * Handles a batch whose items were judged once, by splitBatch: each item is dispatched as the value it is, and
+   * the answer is one array with an entry per request or invalid item (nothing when there is none).
+   */
+  receiveBatch(batch: Batch, extra?: MessageExtra): void {
+    if (this.#closed) return;
+    if (!revisionAllowsBatches(this.legacy?.revision)) {
+      this.#reply(
+        extra,
+        encodeError(
+          undefined,
+          ErrorCode.InvalidRequest,
+          'Invalid Request: JSON-RPC batches are only allowed on protocol revision 2025-03-26',
+        ),
+        { final: true, errorCode: ErrorCode.InvalidRequest },
+      );
+      return;
+    }
+    const reply = new BatchReply(batch.answers, extra, (message, options) =>
+      this.#reply(extra, message, options),
+    );
+    for (const item of batch.items) {
+      switch (item.kind) {
+        case 'invalid':
+          // Every entry of a batch answer has an id: null when the item's own could not be read (JSON-RPC 2.0 §6).
+          reply.add(encodeError(item.id ?? null, item.error.code, item.error.message));
+          break;
+        case 'request':
+          if (item.message.method === Method.Initialize) {
+            reply.add(
+              encodeError(
+                item.message.id,
+                ErrorCode.InvalidRequest,
+                'Invalid Request: initialize must not be part of a batch',
+              ),
+            );
+          } else this.#request(item.message, reply.extra);
+          break;
+        case 'notification':
+          this.#notification(item.message.method, item.message.params);
+          break;
+        case 'response':
+          this.#response(item.message);
+          break;
+      }
     }
   }
 
@@ -228,7 +293,10 @@ export class ServerConnection {
         if (typeof target !== 'string' && typeof target !== 'number') return; // invalid cancellations are ignored
         const scope = this.#inflight.get(target);
         if (scope === undefined) return;
+        const live = !scope.done && !scope.cancelled;
         scope.cancel(params?.reason ?? 'cancelled by the client');
+        // A cancelled request is never answered: a batch holding it is answered without it.
+        if (live) BatchReply.of(scope.extra)?.letGo();
         // The id is free again at once: the cancelled call sends nothing more, whenever its handler unwinds.
         this.#inflight.delete(target);
         return;
@@ -253,67 +321,6 @@ export class ServerConnection {
         new ToolError(`The client could not complete ${pending.method}: ${response.error.message}`),
       );
     } else pending.resolve(response.result);
-  }
-
-  #batch(items: unknown[], extra: MessageExtra | undefined): void {
-    if (!revisionAllowsBatches(this.legacy?.revision)) {
-      this.#reply(
-        extra,
-        encodeError(
-          undefined,
-          ErrorCode.InvalidRequest,
-          'Invalid Request: JSON-RPC batches are only allowed on protocol revision 2025-03-26',
-        ),
-        { final: true, errorCode: ErrorCode.InvalidRequest },
-      );
-      return;
-    }
-    const collected: string[] = [];
-    let expected = 0;
-    let answered = false;
-    const finish = (): void => {
-      if (answered || collected.length !== expected || expected === 0) return;
-      answered = true;
-      this.#reply(extra, '[' + collected.join(',') + ']', { final: true });
-    };
-    const batchExtra: MessageExtra = {
-      ...extra,
-      reply: (message, options) => {
-        if (options.final === true || options.relatedRequestId === undefined) {
-          collected.push(message);
-          finish();
-        } else this.#reply(extra, message, options);
-      },
-    };
-    for (const item of items) {
-      const kind = classify(item);
-      if (kind.kind === 'request') {
-        expected++;
-        if (kind.message.method === Method.Initialize) {
-          collected.push(
-            encodeError(
-              kind.message.id,
-              ErrorCode.InvalidRequest,
-              'Invalid Request: initialize must not be part of a batch',
-            ),
-          );
-          continue;
-        }
-      } else if (kind.kind === 'invalid' || kind.kind === 'batch') expected++;
-    }
-    for (const item of items) {
-      const kind = classify(item);
-      if (kind.kind === 'request' && kind.message.method === Method.Initialize) continue;
-      if (kind.kind === 'batch') {
-        batchExtra.reply?.(
-          encodeError(undefined, ErrorCode.InvalidRequest, 'Invalid Request: batches cannot be nested'),
-          { final: true },
-        );
-        continue;
-      }
-      this.receive(item, batchExtra);
-    }
-    finish();
   }
 
   /** Sends a request to the client (legacy wire only) and waits for its answer. */

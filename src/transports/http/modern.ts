@@ -84,5 +84,6 @@ export function handleModernPost(
     },
   });
   channels.add(channel);
-  connection.receive(request, { abort: channel.cancellation, reply: channel.reply });
+  // Already classified by handlePost: the connection does not judge the message a second time.
+  connection.receiveMessage(message, { abort: channel.cancellation, reply: channel.reply });
 }

@@ -1,18 +1,7 @@
 // Legacy Streamable HTTP POSTs: initialize opens a session; everything else needs its Mcp-Session-Id.
 
-import {
-  ErrorCode,
-  classify,
-  type Classified,
-  type JsonRpcRequest,
-  type RequestId,
-} from '../../../jsonrpc/index.js';
-import {
-  Method,
-  revisionAllowsBatches,
-  type MessageExtra,
-  type SendOptions,
-} from '../../../protocol/index.js';
+import { ErrorCode, splitBatch, type Classified, type RequestId } from '../../../jsonrpc/index.js';
+import { Method, type MessageExtra, type SendOptions } from '../../../protocol/index.js';
 import type { HttpContext } from '../context.js';
 import type { HttpExchange, OutgoingHeaders } from '../exchange.js';
 import { ReplyChannel } from '../reply-channel.js';
@@ -56,12 +45,12 @@ export function requireSession(
   return session;
 }
 
-/** Answers one request (or batch) of a session through its own reply channel. */
+/** Answers one request (or batch) of a session through its own reply channel; `deliver` hands it to the session. */
 function answer(
   context: HttpContext,
   exchange: HttpExchange,
   session: LegacySession,
-  value: unknown,
+  deliver: (extra: MessageExtra) => void,
   requestId: RequestId | undefined,
   headers: OutgoingHeaders,
   onFinal?: (options: SendOptions) => void,
@@ -104,16 +93,17 @@ function answer(
       if (outlet instanceof EventStream) outlet.release(retryMs);
     };
   }
-  session.connection.receive(value, extra);
+  deliver(extra);
 }
 
 function initialize(
   context: HttpContext,
   sessions: SessionRegistry,
   exchange: HttpExchange,
-  request: JsonRpcRequest,
+  message: Extract<Classified, { kind: 'request' }>,
   headers: OutgoingHeaders,
 ): void {
+  const request = message.message;
   if (sessions.full) {
     sendError(
       exchange,
@@ -136,7 +126,7 @@ function initialize(
     context,
     exchange,
     session,
-    request,
+    (extra) => session.connection.receiveMessage(message, extra),
     request.id,
     { ...headers, 'mcp-session-id': session.id },
     (sent) => {
@@ -144,14 +134,6 @@ function initialize(
     },
   );
 }
-
-/** True when some item of the batch will be answered (so the POST waits for the collected responses). */
-const batchExpectsReply = (session: LegacySession, items: unknown[]): boolean =>
-  !revisionAllowsBatches(session.connection.legacy?.revision) ||
-  items.some((item) => {
-    const kind = classify(item).kind;
-    return kind !== 'notification' && kind !== 'response';
-  });
 
 export function handleLegacyPost(
   context: HttpContext,
@@ -161,28 +143,46 @@ export function handleLegacyPost(
   headers: OutgoingHeaders,
 ): void {
   if (message.kind === 'request' && message.message.method === Method.Initialize) {
-    initialize(context, sessions, exchange, message.message, headers);
+    initialize(context, sessions, exchange, message, headers);
     return;
   }
   const requestId = message.kind === 'request' ? message.message.id : undefined;
   const session = requireSession(sessions, exchange, headers, requestId);
   if (session === undefined) return;
   session.touch();
+  const { connection } = session;
   switch (message.kind) {
     case 'request':
-      answer(context, exchange, session, message.message, requestId, headers);
+      answer(
+        context,
+        exchange,
+        session,
+        (extra) => connection.receiveMessage(message, extra),
+        requestId,
+        headers,
+      );
       return;
-    case 'batch':
-      if (batchExpectsReply(session, message.items)) {
-        answer(context, exchange, session, message.items, undefined, headers);
+    case 'batch': {
+      // Split and judged once here; the connection dispatches these same items (a string item stays a string).
+      const batch = splitBatch(message.items);
+      if (connection.answersBatch(batch)) {
+        answer(
+          context,
+          exchange,
+          session,
+          (extra) => connection.receiveBatch(batch, extra),
+          undefined,
+          headers,
+        );
         return;
       }
-      session.connection.receive(message.items);
+      connection.receiveBatch(batch);
       exchange.respond(202, headers);
       return;
+    }
     case 'notification':
     case 'response':
-      session.connection.receive(message.message);
+      connection.receiveMessage(message);
       exchange.respond(202, headers);
       return;
   }

@@ -1,9 +1,17 @@
-// Confinement of tool file access to configured roots: every path is resolved to its real path and checked.
+// Confinement of tool file access to configured roots: every path is resolved to its real path and checked, and
+// every handle opened from it is verified again (see confinement.ts).
 
-import { constants, promises as fs, type Stats } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { isAbsolute, resolve, sep, basename, dirname, relative } from 'node:path';
 import { ToolError } from '../server/index.js';
+import {
+  Confinement,
+  refusals,
+  within,
+  type OpenedDirectory,
+  type VerificationMethod,
+} from './confinement.js';
 
 export const MAX_PATH_LENGTH = 4096;
 
@@ -18,10 +26,19 @@ export interface ResolvedPath {
   relative: string;
   /** lstat of the real path, or undefined when it does not exist (and existence was not required). */
   stats: Stats | undefined;
+  /** How handles opened from it are verified: the Roots' own. */
+  confinement: Confinement;
 }
 
-const within = (path: string, root: string): boolean =>
-  path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+export interface RootsOptions {
+  /**
+   * Refuse regular files with more than one hard link. A hard link inside a root to a file outside it is the same
+   * file, and no path check can tell which of its names is "the" one, so this is the only way to exclude them.
+   */
+  refuseHardLinks?: boolean;
+  /** How opened handles are verified; by default 'descriptor-path' where /proc/self/fd works, else 'inode-recheck'. */
+  verification?: VerificationMethod;
+}
 
 const describeSpecial = (stats: Stats): string | undefined => {
   if (stats.isFIFO()) return 'a FIFO';
@@ -33,13 +50,15 @@ const describeSpecial = (stats: Stats): string | undefined => {
 /** The allowed roots, as real paths. Built once at startup; every tool call resolves against it. */
 export class Roots {
   readonly list: readonly string[];
+  readonly confinement: Confinement;
 
-  private constructor(list: readonly string[]) {
+  private constructor(list: readonly string[], confinement: Confinement) {
     this.list = list;
+    this.confinement = confinement;
   }
 
   /** Each root must exist and be a directory; symlinked roots are resolved. */
-  static async create(directories: readonly string[]): Promise<Roots> {
+  static async create(directories: readonly string[], options: RootsOptions = {}): Promise<Roots> {
     if (directories.length === 0) throw new Error('at least one root directory is required');
     const list: string[] = [];
     for (const directory of directories) {
@@ -52,11 +71,16 @@ export class Roots {
       if (!(await fs.stat(real)).isDirectory()) throw new Error(`root "${directory}" is not a directory`);
       if (!list.includes(real)) list.push(real);
     }
-    return new Roots(list);
+    const detected = await Confinement.detect(list[0] as string);
+    const method = options.verification ?? detected;
+    if (method === 'descriptor-path' && detected !== method) {
+      throw new Error('opened files cannot be verified through /proc/self/fd on this system');
+    }
+    return new Roots(list, new Confinement(method, options.refuseHardLinks ?? false));
   }
 
   /** The path as the model should see it: relative to its root when there is one root, else absolute. */
-  display(resolved: ResolvedPath): string {
+  display(resolved: Pick<ResolvedPath, 'real' | 'relative'>): string {
     return this.list.length === 1 ? resolved.relative : resolved.real;
   }
 
@@ -109,6 +133,8 @@ export class Roots {
       stats = undefined;
     }
     if (stats !== undefined) {
+      // realpath saw no link here: one was swapped in since, and its target is for the open's check to refuse.
+      if (stats.isSymbolicLink()) throw refusals.swapped(input);
       const special = describeSpecial(stats);
       if (special !== undefined)
         throw new ToolError(`path "${input}" is ${special}, not a regular file or directory; it is refused`);
@@ -118,7 +144,7 @@ export class Roots {
         throw new ToolError(`path "${input}" is a file, not a directory`);
     }
     const rel = relative(root, real).split(sep).join('/');
-    return { real, root, relative: rel === '' ? '.' : rel, stats };
+    return { real, root, relative: rel === '' ? '.' : rel, stats, confinement: this.confinement };
   }
 
   /** For a path that does not exist yet: its parent's real path (which must exist) plus its name. */
@@ -131,30 +157,39 @@ export class Roots {
   }
 }
 
+/** A resolved entry was replaced (renamed over) between its check and its open: the model may simply try again. */
+function checkSame(resolved: ResolvedPath, opened: Stats, shown: string): void {
+  const checked = resolved.stats;
+  if (checked !== undefined && (checked.ino !== opened.ino || checked.dev !== opened.dev)) {
+    throw refusals.changed(shown);
+  }
+}
+
 /**
- * Opens a resolved regular file for reading without following a symlink swapped in after the check, without
- * blocking on FIFOs, and verifies the opened handle is still a regular file.
+ * Opens a resolved regular file for reading without following a link in the last place and without blocking on a
+ * FIFO, then verifies what was opened: inside the root (O_NOFOLLOW guards only the last component, so a directory on
+ * the way swapped for a symbolic link after the check would otherwise open a file outside), a regular file, the one
+ * that was checked, and not hard-linked when the Roots refuse that.
  */
 export async function openRegularFile(resolved: ResolvedPath, display: string): Promise<FileHandle> {
-  let handle: FileHandle;
+  const { handle, stats } = await resolved.confinement.openFile(resolved.real, resolved.root, display);
   try {
-    handle = await fs.open(resolved.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    checkSame(resolved, stats, display);
   } catch (error) {
-    throw new ToolError(
-      `file "${display}" cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-  const stats = await handle.stat();
-  if (!stats.isFile()) {
     await handle.close();
-    throw new ToolError(`path "${display}" is not a regular file; it is refused`);
-  }
-  // O_NOFOLLOW guards only the last component: a parent swapped for a symlink after the check would open another
-  // file, so the opened file must be the one that was checked.
-  const checked = resolved.stats;
-  if (checked !== undefined && (checked.ino !== stats.ino || checked.dev !== stats.dev)) {
-    await handle.close();
-    throw new ToolError(`file "${display}" changed while it was being opened; try again`);
+    throw error;
   }
   return handle;
+}
+
+/** Opens a resolved directory, never through a link, and verifies it as openRegularFile does; list it through `read`. */
+export async function openDirectory(resolved: ResolvedPath, display: string): Promise<OpenedDirectory> {
+  const opened = await resolved.confinement.openDirectory(resolved.real, resolved.root, display);
+  try {
+    checkSame(resolved, opened.stats, display);
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  return opened;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ContentBlock } from '../../protocol/index.js';
 import { ToolError, defineTool, text, type ToolConfig } from '../../server/index.js';
 import type { PackEnvironment } from '../pack.js';
-import { MAX_PATH_LENGTH } from '../roots.js';
+import { MAX_PATH_LENGTH, openDirectory } from '../roots.js';
 import { formatBytes } from './bytes.js';
 import { fileLink } from './file-link.js';
 
@@ -37,7 +37,10 @@ const typeOf = (stats: Stats): EntryType =>
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Every name in the directory (up to MAX_SCANNED_ENTRIES), hidden ones counted apart unless wanted. */
+/**
+ * Every name in the directory (up to MAX_SCANNED_ENTRIES), hidden ones counted apart unless wanted. `directory` is the
+ * opened directory's own path (see OpenedDirectory), never the path the model gave, which may lead elsewhere by now.
+ */
 async function readNames(
   directory: string,
   includeHidden: boolean,
@@ -60,7 +63,10 @@ async function readNames(
   return { names, hidden, capped: false };
 }
 
-/** lstat of each name (never following links), a few at a time; entries that vanished meanwhile are left out. */
+/**
+ * lstat of each name in the opened directory (never following links), a few at a time; entries that vanished
+ * meanwhile are left out.
+ */
 async function describeEntries(
   directory: string,
   names: readonly string[],
@@ -81,6 +87,30 @@ async function describeEntries(
     report(Math.min(from + STAT_CONCURRENCY, names.length));
   }
   return entries.filter((entry): entry is Entry => entry !== undefined);
+}
+
+interface Listing {
+  /** Every visible name read, sorted. */
+  names: string[];
+  hidden: number;
+  capped: boolean;
+  /** The first maxEntries names, described (those that vanished meanwhile left out). */
+  entries: Entry[];
+}
+
+/** Reads, sorts and describes the entries of the directory at `path` (the opened directory's own path). */
+async function listNames(
+  path: string,
+  includeHidden: boolean,
+  maxEntries: number,
+  signal: AbortSignal,
+  report: (done: number, of: number) => void,
+): Promise<Listing> {
+  const { names, hidden, capped } = await readNames(path, includeHidden, signal);
+  names.sort(byName);
+  const kept = names.slice(0, maxEntries);
+  const entries = await describeEntries(path, kept, (done) => report(done, kept.length));
+  return { names, hidden, capped, entries };
 }
 
 const entryLine = (entry: Entry): string => {
@@ -192,17 +222,19 @@ export function listDirectoryTool(environment: PackEnvironment): ToolConfig {
       const maxEntries = args.maxEntries ?? DEFAULT_MAX_ENTRIES;
       const resolved = await roots.resolve(args.path ?? '.', 'directory');
       const shown = roots.display(resolved);
-      const { names, hidden, capped } = await readNames(
-        resolved.real,
-        args.includeHidden ?? false,
-        ctx.signal,
-      );
-      names.sort(byName);
-      const kept = names.slice(0, maxEntries);
-      const entries = await describeEntries(resolved.real, kept, (done) =>
-        ctx.progress(done, kept.length, `described ${done} of ${kept.length} entries`),
-      );
-      const truncated = capped || names.length > kept.length;
+      const directory = await openDirectory(resolved, shown);
+      let listing: Listing;
+      try {
+        listing = await directory.read((path) =>
+          listNames(path, args.includeHidden ?? false, maxEntries, ctx.signal, (done, of) =>
+            ctx.progress(done, of, `described ${done} of ${of} entries`),
+          ),
+        );
+      } finally {
+        await directory.close();
+      }
+      const { names, hidden, capped, entries } = listing;
+      const truncated = capped || names.length > maxEntries;
       const lines = [
         ...summary(shown, names.length, entries.length, capped, hidden),
         ...entries.map(entryLine),

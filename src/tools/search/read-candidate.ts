@@ -1,8 +1,9 @@
 // Reads one file for searching: regular files only, within the size cap, text only, decoded as read_file would
 // (detection on the first 8 KiB, then the whole buffer at once).
 
-import { constants, promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { SNIFF_BYTES, binaryReason, decodeWhole, detectEncoding } from '../files/index.js';
+import type { Candidate } from './walk.js';
 
 export type ReadResult =
   | { kind: 'text'; text: string; size: number }
@@ -20,21 +21,23 @@ function decode(bytes: Buffer): string | undefined {
 }
 
 /**
- * Opens without following a link swapped in since the walk and without blocking on a FIFO, checks the opened handle
- * is a regular file, and reads at most `maxBytes` (a file that grew past it meanwhile counts as too large).
+ * Opens without following a link swapped in since the walk and without blocking on a FIFO, verifies the opened handle
+ * (inside the root, a regular file; see Confinement.openFile), and reads at most `maxBytes` (a file that grew past it
+ * meanwhile counts as too large). Whatever cannot be opened or verified is skipped as unreadable.
  */
-export async function readCandidate(path: string, maxBytes: number): Promise<ReadResult> {
-  let handle: fs.FileHandle;
+export async function readCandidate(candidate: Candidate, maxBytes: number): Promise<ReadResult> {
+  let handle: FileHandle;
+  let size: number;
   try {
-    handle = await fs.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const opened = await candidate.confinement.openFile(candidate.real, candidate.root, candidate.relative);
+    handle = opened.handle;
+    size = opened.stats.size;
   } catch {
     return { kind: 'unreadable' };
   }
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { kind: 'unreadable' };
-    if (stats.size > maxBytes) return { kind: 'too-large' };
-    const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1); // only the bytes read are used
+    if (size > maxBytes) return { kind: 'too-large' };
+    const buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1); // only the bytes read are used
     let length = 0;
     while (length < buffer.length) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);

@@ -172,7 +172,7 @@ class SearchRun {
     let batch: Batch = { files: [], texts: [], chars: 0 };
     let group: Candidate[] = [];
     const readGroup = async (): Promise<void> => {
-      const results = await Promise.all(group.map((file) => readCandidate(file.real, request.maxFileBytes)));
+      const results = await Promise.all(group.map((file) => readCandidate(file, request.maxFileBytes)));
       results.forEach((result, index) => {
         if (result.kind === 'binary') this.outcome.skippedBinary++;
         else if (result.kind === 'too-large') this.outcome.skippedLarge++;

@@ -34,13 +34,7 @@ interface SearchCodeArgs {
   contextLines?: number;
 }
 
-const shownPath = (roots: Roots, candidate: Candidate): string =>
-  roots.display({
-    real: candidate.real,
-    root: candidate.root,
-    relative: candidate.relative,
-    stats: undefined,
-  });
+const shownPath = (roots: Roots, candidate: Candidate): string => roots.display(candidate);
 
 /** What to search: every root, one directory (walked), or one file (searched as is, whatever its extension). */
 async function candidatesFor(
@@ -50,15 +44,21 @@ async function candidatesFor(
 ): Promise<(keepGoing: () => boolean) => AsyncIterable<Candidate>> {
   if (path === undefined) {
     return async function* (keepGoing) {
-      for (const root of roots.list) yield* walkFiles({ root, relative: '.' }, extensions, keepGoing);
+      for (const root of roots.list) {
+        const shown = roots.display({ real: root, relative: '.' });
+        yield* walkFiles(
+          { root, relative: '.', confinement: roots.confinement, shown },
+          extensions,
+          keepGoing,
+        );
+      }
     };
   }
   const resolved: ResolvedPath = await roots.resolve(path, 'any');
   if (resolved.stats?.isDirectory() === true) {
-    return (keepGoing) =>
-      walkFiles({ root: resolved.root, relative: resolved.relative }, extensions, keepGoing);
+    return (keepGoing) => walkFiles({ ...resolved, shown: roots.display(resolved) }, extensions, keepGoing);
   }
-  const single: Candidate = { real: resolved.real, relative: resolved.relative, root: resolved.root };
+  const single: Candidate = resolved;
   return async function* () {
     yield single;
   };

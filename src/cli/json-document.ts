@@ -290,6 +290,9 @@ export function insertMember(text: string, object: ObjectNode, key: string, valu
   const close = object.end - 1; // the "}"
   const braceIndent = lineIndent(text, open);
   const last = object.members.at(-1);
+  const oneLine = !text.includes('\n'); // a minified file stays on one line
+  if (last === undefined && oneLine && text.slice(open + 1, close).trim() === '')
+    return `${text.slice(0, open + 1)}${JSON.stringify(key)}: ${JSON.stringify(value)}${text.slice(close)}`;
   if (last === undefined) {
     const indent = braceIndent + layout.unit;
     const member = `${JSON.stringify(key)}: ${formatValue(value, layout, indent)}`;
@@ -328,9 +331,8 @@ function withComma(text: string, valueEnd: number, close: number, addition: stri
 
 /** The text with the value of `member` replaced by `value`, laid out at the member's indentation. */
 export function replaceMemberValue(text: string, member: MemberNode, value: unknown): string {
-  const layout = layoutOf(text);
-  const indent = lineIndent(text, member.keyStart);
-  return (
-    text.slice(0, member.value.start) + formatValue(value, layout, indent) + text.slice(member.value.end)
-  );
+  const formatted = text.includes('\n')
+    ? formatValue(value, layoutOf(text), lineIndent(text, member.keyStart))
+    : JSON.stringify(value); // a minified file stays on one line
+  return text.slice(0, member.value.start) + formatted + text.slice(member.value.end);
 }

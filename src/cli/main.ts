@@ -5,8 +5,12 @@ import { Command, CommanderError, Option } from 'commander';
 import { call, type CallCommandOptions } from './call.js';
 import { ExitCode } from './errors.js';
 import { list } from './list.js';
-import { serve, type ServeOptions } from './serve.js';
+import { addHttpFlags, serve, type ServeOptions } from './serve.js';
 import type { CliIo, CommonOptions } from './session.js';
+import { dev, type DevOptions } from './dev.js';
+import { install, splitServeArguments, type InstallOptions } from './install.js';
+import { prompt, prompts, type PromptCommandOptions } from './prompts.js';
+import { read, resources, type ReadCommandOptions } from './resources.js';
 
 const packageVersion = (): string => {
   const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
@@ -49,28 +53,29 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       "\nTARGET is an http(s):// URL, the name of a server in the config file's \"mcpServers\", or a stdio\ncommand line in one argument ('node server.js --flag'), split like a shell but run without one.\nExit codes: 0 success, 1 the tool answered isError, 2 usage error, 3 connection or protocol error.",
     );
 
-  program
-    .command('serve')
-    .description('Run the ready MCP server (stdio by default, or Streamable HTTP with --http)')
-    .option('--stdio', 'serve over stdin/stdout (the default)')
-    .option(
-      '--http <[host:]port>',
-      'serve Streamable HTTP at http://HOST:PORT/mcp (port 0 picks a free port)',
-    )
-    .option(
-      '--tools <packs>',
-      'packs or modules: calc,files,search,csv,exec,http,github,./my-tools.js (repeatable)',
-      collect,
-    )
-    .option(
-      '--root <dir>',
-      'a directory the file tools may use (repeatable; default: the current directory)',
-      collect,
-    )
-    .option('--config <file>', 'a toolwire.json with tools, roots, timeouts and packs settings')
-    .action(async (options: ServeOptions) => {
-      exitCode = await serve(options, { stderr: cli.stderr, version, cwd: cli.cwd });
-    });
+  addHttpFlags(
+    program
+      .command('serve')
+      .description('Run the ready MCP server (stdio by default, or Streamable HTTP with --http)')
+      .option('--stdio', 'serve over stdin/stdout (the default)')
+      .option(
+        '--http <[host:]port>',
+        'serve Streamable HTTP at http://HOST:PORT/mcp (port 0 picks a free port)',
+      )
+      .option(
+        '--tools <packs>',
+        'packs or modules: calc,files,search,csv,exec,http,github,./my-tools.js (repeatable)',
+        collect,
+      )
+      .option(
+        '--root <dir>',
+        'a directory the file tools may use (repeatable; default: the current directory)',
+        collect,
+      )
+      .option('--config <file>', 'a toolwire.json with tools, roots, timeouts, packs and http settings'),
+  ).action(async (options: ServeOptions) => {
+    exitCode = await serve(options, { stderr: cli.stderr, stdin: cli.stdin, version, cwd: cli.cwd });
+  });
 
   common(
     program
@@ -100,6 +105,89 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       } finally {
         process.off('SIGINT', onSigint);
       }
+    });
+
+  common(
+    program
+      .command('resources')
+      .description("List a server's resources and resource templates")
+      .argument('<target>', 'URL, config name or command line'),
+  ).action(async (target: string, options: CommonOptions) => {
+    exitCode = await resources(target, options, cli);
+  });
+
+  common(
+    program
+      .command('read')
+      .description('Read a resource: text is printed, binary contents noted (or saved with --save)')
+      .argument('<target>', 'URL, config name or command line')
+      .argument('<uri>', 'the resource URI (a listed one, or one matching a template)'),
+  )
+    .option('--save <dir>', 'write binary contents to files in DIR')
+    .action(async (target: string, uri: string, options: ReadCommandOptions) => {
+      exitCode = await read(target, uri, options, cli);
+    });
+
+  common(
+    program
+      .command('prompts')
+      .description("List a server's prompts and their arguments")
+      .argument('<target>', 'URL, config name or command line'),
+  ).action(async (target: string, options: CommonOptions) => {
+    exitCode = await prompts(target, options, cli);
+  });
+
+  common(
+    program
+      .command('prompt')
+      .description("Get a prompt's messages: arguments as key=value pairs (all strings) or one JSON object")
+      .argument('<target>', 'URL, config name or command line')
+      .argument('<name>', 'the prompt name')
+      .argument('[arguments...]', 'key=value pairs, or one JSON object of strings'),
+  )
+    .option('--save <dir>', 'write image, audio and binary resource blocks to files in DIR')
+    .action(async (target: string, name: string, words: string[], options: PromptCommandOptions) => {
+      exitCode = await prompt(target, name, words, options, cli);
+    });
+
+  program
+    .command('install')
+    .description(
+      'Add an MCP server entry to the config of Claude Desktop, Claude Code, Cursor, VS Code or mcp.json',
+    )
+    .argument('<host>', 'claude-desktop, claude-code, cursor, vscode or mcp-json')
+    .argument(
+      '[servers...]',
+      'servers from the config\'s "mcpServers" (default: this toolwire, `serve` with the options after --)',
+    )
+    .option(
+      '--scope <scope>',
+      "user (the host's user config; the default) or project (a file in the current directory)",
+    )
+    .option('--file <path>', "write this file (in the host's format) instead of the host's own")
+    .option('--name <name>', 'the entry name for toolwire itself (default: toolwire)')
+    .option('--env <KEY=VALUE>', 'an environment variable for the server (repeatable)', collect)
+    .option('--force', 'replace an entry of the same name (the file is backed up first)')
+    .option('--dry-run', 'print the JSON that would be added and write nothing')
+    .option('--config <file>', 'the toolwire config SERVER names come from (default: ./toolwire.json)')
+    .addHelpText('after', '\nExample: toolwire install claude-desktop -- --tools calc,files --root ~/notes')
+    .action((host: string, words: string[], options: InstallOptions) => {
+      const { servers, serveArgs } = splitServeArguments(words, argv);
+      exitCode = install(host, servers, serveArgs, options, cli);
+    });
+
+  program
+    .command('dev')
+    .description('Serve a tool module and reload it when it changes (stdio by default, or --http)')
+    .argument('<module>', 'a tool module, like ./my-tools.mjs (the format `serve --tools` takes)')
+    .option('--http <[host:]port>', 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio')
+    .option(
+      '--watch <path>',
+      'another file or directory whose changes reload the module (repeatable)',
+      collect,
+    )
+    .action(async (module: string, options: DevOptions) => {
+      exitCode = await dev(module, options, { stderr: cli.stderr, cwd: cli.cwd, version });
     });
 
   try {

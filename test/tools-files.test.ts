@@ -12,7 +12,8 @@ import type { CallToolResult, ContentBlock, ResourceLink } from '../src/protocol
 import { silentLogger } from '../src/server/index.js';
 import { filesPack } from '../src/tools/files/index.js';
 import { ConfigError } from '../src/tools/pack.js';
-import { Roots } from '../src/tools/roots.js';
+import { readServeConfig, loadServeConfig } from '../src/tools/serve-config.js';
+import { Roots, type RootsOptions } from '../src/tools/roots.js';
 import { connect, isNotification, modern, testServer, type RawClient } from './support/harness.js';
 
 const CALL_WAIT_MS = 10_000;
@@ -23,8 +24,12 @@ let root: string;
 let outside: string;
 let client: RawClient;
 
-async function filesClient(rootDirectories: string[], raw?: JsonObject): Promise<RawClient> {
-  const roots = await Roots.create(rootDirectories);
+async function filesClient(
+  rootDirectories: string[],
+  raw?: JsonObject,
+  options: RootsOptions = {},
+): Promise<RawClient> {
+  const roots = await Roots.create(rootDirectories, options);
   const server = testServer();
   const config = filesPack.parseConfig(raw, 'packs.files');
   for (const tool of filesPack.create(config, { roots, logger: silentLogger, timeouts: {} }))
@@ -523,6 +528,46 @@ describe('read_file: hostile paths', () => {
 
   it('refuses NUL bytes in the path', async () => {
     assert.equal(errorText(await read({ path: 'hello.txt\u0000.png' })), 'path must not contain NUL bytes');
+  });
+});
+
+describe('files pack: hard links (D1)', () => {
+  let linked: string;
+
+  before(async () => {
+    linked = join(base, 'hard-root');
+    await fs.mkdir(linked);
+    await fs.link(join(outside, 'secret.txt'), join(linked, 'hard.txt'));
+    await fs.writeFile(join(linked, 'single.txt'), 'one name\n');
+  });
+
+  it('reads a hard link to a file outside the root by default: it is that same file, under a name inside', async () => {
+    const plain = await filesClient([linked]);
+    assert.deepEqual(texts(await read({ path: 'hard.txt' }, plain)), ['top secret']);
+  });
+
+  it('D1 refuses a file with more than one hard link when refuseHardLinks is on, and still lists it', async () => {
+    const strict = await filesClient([linked], undefined, { refuseHardLinks: true });
+    assert.equal(
+      errorText(await read({ path: 'hard.txt' }, strict)),
+      'file "hard.txt" has 2 hard links, so it may be the same file as one outside the allowed roots; hard-linked files are refused here (refuseHardLinks is on)',
+    );
+    assert.deepEqual(texts(await read({ path: 'single.txt' }, strict)), ['one name']);
+    assert.deepEqual(texts(await list({}, strict)), [
+      'Directory ".": 2 entries.\n- hard.txt (file, 11 bytes)\n- single.txt (file, 9 bytes)',
+    ]);
+  });
+
+  it('takes refuseHardLinks from the config file, for the roots every pack shares', async () => {
+    const file = join(base, 'hard-links.json');
+    await fs.writeFile(file, JSON.stringify({ roots: [linked], refuseHardLinks: true }));
+    const loaded = await loadServeConfig({ config: file, cwd: base, logger: silentLogger, tools: ['files'] });
+    assert.equal(loaded.roots.confinement.refuseHardLinks, true);
+    assert.equal(readServeConfig({}, file).refuseHardLinks, false);
+    assert.throws(
+      () => readServeConfig({ refuseHardLinks: 'yes' }, file),
+      new ConfigError('refuseHardLinks must be true or false; got "yes"'),
+    );
   });
 });
 

@@ -27,6 +27,8 @@ export interface ServeConfig {
   tools?: string[];
   /** Absent when the file has no "roots" (then --root, or the current directory). */
   roots?: string[];
+  /** Refuse files with more than one hard link (see RootsOptions). */
+  refuseHardLinks: boolean;
   timeouts: Record<string, number>;
   /** Every pack's parsed settings, by pack name (defaults where the file has none). */
   packs: Record<string, unknown>;
@@ -34,7 +36,7 @@ export interface ServeConfig {
   http: HttpValues;
 }
 
-const TOP_KEYS = ['tools', 'roots', 'timeouts', 'packs', 'http', 'mcpServers', '$schema'];
+const TOP_KEYS = ['tools', 'roots', 'refuseHardLinks', 'timeouts', 'packs', 'http', 'mcpServers', '$schema'];
 
 export interface ServeSettings {
   /** Pack names or module paths from --tools (comma-separated, repeatable); overrides the config's "tools". */
@@ -81,6 +83,12 @@ export function readServeConfig(raw: unknown, file: string): ServeConfig {
     timeouts: read
       .describe('timeouts', 'Time limits per tool, by tool name, overriding what the tool declares.')
       .integerMap('timeouts', 'tool name', 1, MAX_TIMEOUT_MS, 'milliseconds'),
+    refuseHardLinks: read
+      .describe(
+        'refuseHardLinks',
+        'Refuse files with more than one hard link: a hard link inside a root may be the same file as one outside it. Default false.',
+      )
+      .boolean('refuseHardLinks', false),
     packs: {},
     http: readHttpSection(
       httpSectionReader(
@@ -181,7 +189,7 @@ export async function loadServeConfig(
     : (file.roots ?? [settings.cwd]);
   let roots: Roots;
   try {
-    roots = await Roots.create(rootList);
+    roots = await Roots.create(rootList, { refuseHardLinks: file.refuseHardLinks });
   } catch (error) {
     throw new ConfigError(`roots: ${(error as Error).message}`);
   }

@@ -7,9 +7,11 @@ import {
   encodeNotification,
   encodeResult,
   parseJson,
+  splitBatch,
   type JsonObject,
   type JsonRpcRequest,
   type RequestId,
+  type SingleMessage,
 } from '../jsonrpc/index.js';
 import {
   Notification,
@@ -197,6 +199,35 @@ export class Channel {
     }
     const message = classify(value);
     switch (message.kind) {
+      case 'batch':
+        this.#receiveBatch(message.items, extra);
+        return;
+      case 'invalid':
+        this.#protocolViolation(`the server sent an invalid JSON-RPC message: ${message.error.message}`);
+        return;
+      default:
+        this.#dispatch(message, extra);
+    }
+  }
+
+  /**
+   * A batch the server sent: each item is the value it is, judged once by splitBatch (a string item is never JSON
+   * text to decode again, an array inside is invalid). The valid items are delivered in order, and an invalid one
+   * is reported after them, so that a response next to it still settles its request.
+   */
+  #receiveBatch(items: readonly unknown[], extra: MessageExtra | undefined): void {
+    let invalid: string | undefined;
+    for (const item of splitBatch(items).items) {
+      if (item.kind === 'invalid') invalid ??= item.error.message;
+      else this.#dispatch(item, extra);
+    }
+    if (invalid !== undefined) {
+      this.#protocolViolation(`the server sent an invalid JSON-RPC message in a batch: ${invalid}`);
+    }
+  }
+
+  #dispatch(message: Exclude<SingleMessage, { kind: 'invalid' }>, extra: MessageExtra | undefined): void {
+    switch (message.kind) {
       case 'response': {
         const response = message.message;
         const pending = response.id === undefined ? undefined : this.#settle(response.id);
@@ -216,12 +247,6 @@ export class Channel {
         return;
       case 'request':
         void this.#serverRequest(message.message);
-        return;
-      case 'batch':
-        for (const item of message.items) this.#receive(item, extra);
-        return;
-      case 'invalid':
-        this.#protocolViolation(`the server sent an invalid JSON-RPC message: ${message.error.message}`);
         return;
     }
   }

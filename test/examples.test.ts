@@ -1,9 +1,11 @@
 // The README's examples are real files: each one is run here, the way the README says to use it.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { McpClient } from '../src/client/index.js';
+import { createLinkedPair } from '../src/index.js';
 import { HttpClientTransport } from '../src/transports/http-client/index.js';
 import { StdioClientTransport } from '../src/transports/stdio/index.js';
 
@@ -83,4 +85,56 @@ test('examples/hono.ts serves greet through the fetch handler inside Hono', asyn
   assert.equal(response.status, 200);
   const body = (await response.json()) as { result: { content: unknown } };
   assert.deepEqual(body.result.content, [{ type: 'text', text: 'Hello, Bo!' }]);
+});
+
+test('examples/resources-prompts.ts serves its resources, template, prompt, completion and task tool', async () => {
+  const { server } = await import('../examples/resources-prompts.js');
+  const [clientSide, serverSide] = createLinkedPair();
+  await server.connect(serverSide);
+  const client = new McpClient(
+    { name: 'examples-test', version: '1' },
+    { trusted: true, approve: 'always', logger: quiet },
+  );
+  await client.connect(clientSide);
+  try {
+    const readme = await client.readResource('docs://readme');
+    assert.deepEqual(readme.contents, [
+      {
+        uri: 'docs://readme',
+        mimeType: 'text/markdown',
+        text: '# Notes\n\nThis text is a resource: clients read it with resources/read.\n',
+      },
+    ]);
+    const ada = await client.readResource('users://ada/profile');
+    assert.deepEqual(JSON.parse((ada.contents[0] as { text: string }).text), {
+      name: 'Ada Lovelace',
+      born: 1815,
+    });
+    const prompt = await client.getPrompt('review', { file: 'src/app.ts' });
+    assert.deepEqual(prompt.messages, [
+      { role: 'user', content: { type: 'text', text: 'Review src/app.ts for bugs.' } },
+    ]);
+    const completion = await client.request('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'users://{id}/profile' },
+      argument: { name: 'id', value: 'a' },
+    });
+    assert.deepEqual((completion.completion as { values: string[] }).values, ['ada', 'alan']);
+    const built = await client.callTool('build', { target: 'web' }, { timeoutMs: 30_000 });
+    assert.deepEqual(built.content, [{ type: 'text', text: 'built web' }]);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
+
+test('examples/client.ts lists and calls calculate_sum of examples/calculator.ts, asking approval first', () => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'examples/client.ts'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), { tools: ['calculate_sum'], result: { sum: 5 } });
+  // Not trusted, so its readOnlyHint does not count: the approval hook is asked, and the audit hook told.
+  assert.match(run.stderr, /^approving calculate_sum \{"a":2,"b":3\}$/m);
+  assert.match(run.stderr, /^audit: \{"server":"calculator","tool":"calculate_sum",.*"outcome":"success"/m);
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import type { McpServer } from '../src/server/index.js';
+import type { Logger, McpServer } from '../src/server/index.js';
 import { StdioServerTransport } from '../src/transports/stdio/index.js';
 import { connect, deferred, initializeLegacy, testServer, type RawClient } from './support/harness.js';
 
@@ -289,5 +289,103 @@ describe('A7 batches on stdio (2025-03-26 session)', () => {
       `{"jsonrpc":"2.0","error":{"code":-32600,"message":${JSON.stringify(BAD_ERROR_ID)}}}`,
     ]);
     await stdio.close();
+  });
+});
+
+/** A logger that keeps what the server logs as errors (message and details). */
+function errorLog(): { logger: Logger; errors: Array<{ message: string; details: unknown }> } {
+  const errors: Array<{ message: string; details: unknown }> = [];
+  const ignore = (): void => undefined;
+  return {
+    errors,
+    logger: {
+      debug: ignore,
+      info: ignore,
+      warn: ignore,
+      error: (message, details) => errors.push({ message, details }),
+    },
+  };
+}
+
+const NOTHING_RETURNED =
+  'the handler of example/nothing returned nothing and sent no response; return a result object ({} when there is nothing to say)';
+
+/** The reference of a neutral internal error, after checking that the message is exactly that. */
+function referenceOf(error: unknown): string {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  const match = /^Internal error \(reference ([0-9a-f]{8})\)$/.exec(String(message));
+  assert.ok(match !== null, `a neutral internal error, got ${JSON.stringify(error)}`);
+  return String(match[1]);
+}
+
+/** The log line written for the reference the client got, with the handler's mistake in its details. */
+function assertLogged(errors: Array<{ message: string; details: unknown }>, reference: string): void {
+  assert.deepEqual(
+    errors.map(({ message, details }) => [message, (details as Error).message]),
+    [[`example/nothing failed (reference ${reference})`, NOTHING_RETURNED]],
+  );
+}
+
+describe('A7 a request handler that returns nothing (2025-03-26 session, in-memory transport)', () => {
+  async function nothingSession(): Promise<{
+    client: RawClient;
+    errors: Array<{ message: string; details: unknown }>;
+  }> {
+    const log = errorLog();
+    const server = testServer({ logger: log.logger });
+    server.setRequestHandler('example/nothing', () => undefined);
+    server.setRequestHandler('example/nothing-later', async () => {
+      await Promise.resolve();
+      return undefined;
+    });
+    const client = await connect(server);
+    await initializeLegacy(client, '2025-03-26');
+    return { client, errors: log.errors };
+  }
+
+  it('A7 inside a batch it gets an Internal error entry and the batch is answered (regression: the batch was never answered)', async () => {
+    const { client, errors } = await nothingSession();
+    client.send([
+      { jsonrpc: '2.0', id: 'nothing', method: 'example/nothing' },
+      { jsonrpc: '2.0', id: 'quick', method: 'ping' },
+    ]);
+    const entries = byId(await client.waitForBatch()) as Array<{ id: unknown; error?: { code: number } }>;
+    assert.deepEqual(entries[1], { jsonrpc: '2.0', id: 'quick', result: {} });
+    assert.equal(entries[0]?.id, 'nothing');
+    assert.equal(entries[0]?.error?.code, -32603);
+    assertLogged(errors, referenceOf(entries[0]?.error));
+  });
+
+  it('A7 a single request gets the same Internal error, for a handler that returns nothing at once or later (regression: it was never answered)', async () => {
+    const { client, errors } = await nothingSession();
+    for (const method of ['example/nothing', 'example/nothing-later']) {
+      const answer = await client.request(method);
+      assert.equal(answer.error?.code, -32603);
+      const reference = referenceOf(answer.error);
+      assert.deepEqual(answer, {
+        jsonrpc: '2.0',
+        id: answer.id,
+        error: { code: -32603, message: `Internal error (reference ${reference})` },
+      });
+      const last = errors.at(-1);
+      assert.deepEqual(
+        [last?.message, (last?.details as Error).message],
+        [`${method} failed (reference ${reference})`, NOTHING_RETURNED.replace('example/nothing', method)],
+      );
+    }
+  });
+
+  it('a handler that answers itself and then returns nothing is answered once, with its own answer', async () => {
+    const server = testServer();
+    server.setRequestHandler('example/self', (scope) => {
+      scope.respond(`{"jsonrpc":"2.0","id":${JSON.stringify(scope.id)},"result":{"by":"handler"}}`);
+      return undefined;
+    });
+    const client = await connect(server);
+    await initializeLegacy(client, '2025-03-26');
+    client.send([{ jsonrpc: '2.0', id: 's', method: 'example/self' }]);
+    assert.deepEqual(await client.waitForBatch(), [{ jsonrpc: '2.0', id: 's', result: { by: 'handler' } }]);
+    await client.flush();
+    assert.equal(client.received().filter((m) => Array.isArray(m)).length, 1);
   });
 });

@@ -49,7 +49,10 @@ import { checkCacheHints, positiveInteger, type CacheHints, type ServerOptions }
 import { checkTimeout, type ToolConfig } from './tool-definition.js';
 import { ToolRegistry } from './tool-registry.js';
 
-/** What a request handler produces: a result object, a result already serialised, or nothing (no reply). */
+/**
+ * What a request handler produces: a result object, a result already serialised, or nothing when the handler has
+ * answered itself (scope.respond) or the request was cancelled. Nothing otherwise is answered -32603 (and logged).
+ */
 export type Outcome = object | string | undefined;
 export type RequestHandler = (scope: RequestScope) => Outcome | Promise<Outcome>;
 /** Policy middleware: an onion around every request handler (auth, scopes, rate limits, approval, audit). */
@@ -369,7 +372,18 @@ export class McpServer {
   }
 
   #finish(scope: RequestScope, outcome: Outcome): void {
-    if (outcome === undefined) return;
+    if (outcome === undefined) {
+      // Nothing means the handler answered itself (scope.respond) or the request was cancelled. Anything else is a
+      // handler bug, and a request must still get its answer: a stdio client would wait forever, a batch never end.
+      if (!scope.done && !scope.cancelled && !scope.connection.closed) {
+        scope.fail(
+          new Error(
+            `the handler of ${scope.method} returned nothing and sent no response; return a result object ({} when there is nothing to say)`,
+          ),
+        );
+      }
+      return;
+    }
     if (typeof outcome === 'string') {
       scope.respond(encodeResultText(scope.id, outcome));
       return;

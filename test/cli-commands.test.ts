@@ -14,7 +14,7 @@ import { FIXTURES, deferred, listenToolwireHttp, runCli, within } from './fixtur
 import { PNG_BASE64, createToolwireServer } from './fixtures/client/toolwire-server.js';
 import { createNodeHandler } from '../src/transports/http/index.js';
 
-const TEST_MS = 30_000;
+const TEST_MS = 120_000; // a hang guard: a test runs several CLI processes, each allowed CLI_LIMIT_MS on a loaded machine
 const USAGE_HINT = 'run "toolwire --help" for usage\n';
 
 describe('toolwire call / list: commands and their errors', () => {

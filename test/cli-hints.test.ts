@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FIXTURES, fixtureTarget, runCli } from './fixtures/client/harness.js';
 
-const TEST_MS = 30_000;
+const TEST_MS = 120_000; // a hang guard: a test runs several CLI processes, each allowed CLI_LIMIT_MS on a loaded machine
 const USAGE_HINT = 'run "toolwire --help" for usage\n';
 const RAW = fixtureTarget('raw-server.mjs', 'ok');
 const ENTRY_KEYS = 'an entry has command, args, env, cwd, url, headers, trusted';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fixtureTarget, runCli } from './fixtures/client/harness.js';
 
-const TEST_MS = 30_000;
+const TEST_MS = 120_000; // a hang guard: a test runs several CLI processes, each allowed CLI_LIMIT_MS on a loaded machine
 const TIMEOUT = '2000';
 
 /** What the raw server noted on stderr before `work` went wrong, as the CLI quotes it. */

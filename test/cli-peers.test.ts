@@ -7,7 +7,7 @@ import { fixtureTarget, listenToolwireHttp, runCli } from './fixtures/client/har
 import { listenSdkV1Http } from './fixtures/client/sdk-v1-server.js';
 import { listenSdkV2Http } from './fixtures/client/sdk-v2-server.js';
 
-const TEST_MS = 45_000;
+const TEST_MS = 120_000; // a hang guard: each peer runs two CLI processes (and a server), each allowed CLI_LIMIT_MS on a loaded machine
 
 const SDK_TABLE = [
   'NAME   TITLE  ANNOTATIONS             REQUIRED',

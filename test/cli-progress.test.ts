@@ -125,7 +125,7 @@ const hasTmux = ((): boolean => {
 describe('the progress bar in a real terminal', () => {
   it(
     'regression: in a 50-column tmux pane, long progress messages leave no stale lines behind',
-    { timeout: 60_000, skip: hasTmux ? false : 'tmux is not installed' },
+    { timeout: 120_000, skip: hasTmux ? false : 'tmux is not installed' },
     async () => {
       const socket = `toolwire-test-${process.pid}`;
       const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args]);
@@ -144,7 +144,7 @@ describe('the progress bar in a real terminal', () => {
           'bar',
           shellQuote(['sh', '-c', script]),
         );
-        await within(tmux('wait-for', 'done'), CLI_LIMIT_MS, 'the call in tmux');
+        await within(tmux('wait-for', 'done'), 3 * CLI_LIMIT_MS, 'the call in tmux'); // the server starts too
         const { stdout: screen } = await tmux('capture-pane', '-p', '-t', 'bar');
         assert.equal(screen.trimEnd(), 'finished\nexit 0');
       } finally {

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { inertJson, terminalLine, terminalText } from '../src/cli/terminal-text.js';
 import { fixtureTarget, runCli } from './fixtures/client/harness.js';
 
-const TEST_MS = 30_000;
+const TEST_MS = 120_000; // a hang guard: a test runs several CLI processes, each allowed CLI_LIMIT_MS on a loaded machine
 const TARGET = fixtureTarget('cli-fixture-server.mjs', 'hostile');
 
 /** The fixture's HOSTILE string (test/fixtures/client/cli-fixture-server.mjs). */

@@ -16,7 +16,7 @@ import {
   within,
 } from './fixtures/client/harness.js';
 
-const TEST_MS = 30_000;
+const TEST_MS = 120_000; // a hang guard: a test runs several CLI processes, each allowed CLI_LIMIT_MS on a loaded machine
 /** The raw fixture's `work` says readOnlyHint, but an untrusted server's hints do not count. */
 const TARGET = fixtureTarget('raw-server.mjs', 'ok');
 const PROMPT = 'Call it? [y/N] ';

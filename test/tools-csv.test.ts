@@ -111,22 +111,29 @@ const baseReport = (path: string, rows: number, columns: ColumnReport[], bytesRe
 });
 
 describe('csv pack: configuration', () => {
-  it('accepts undefined and {} (the defaults: 2 GiB files, 1 MiB records) and both limits', () => {
+  it('accepts undefined and {} (the defaults: 2 GiB files, 1 MiB records, 20,000 distinct values a call, 100,000 in flight) and every limit', () => {
     assert.deepEqual(csvPack.parseConfig(undefined, 'packs.csv'), {
       maxFileBytes: 2 ** 31,
       maxRecordBytes: 2 ** 20,
+      maxDistinctPerCall: 20_000,
+      maxDistinctInFlight: 100_000,
     });
     assert.deepEqual(csvPack.parseConfig({}, 'packs.csv'), CSV_DEFAULTS);
-    assert.deepEqual(csvPack.parseConfig({ maxFileBytes: 1000, maxRecordBytes: 64 }, 'packs.csv'), {
-      maxFileBytes: 1000,
-      maxRecordBytes: 64,
-    });
+    assert.deepEqual(
+      csvPack.parseConfig(
+        { maxFileBytes: 1000, maxRecordBytes: 64, maxDistinctPerCall: 10, maxDistinctInFlight: 30 },
+        'packs.csv',
+      ),
+      { maxFileBytes: 1000, maxRecordBytes: 64, maxDistinctPerCall: 10, maxDistinctInFlight: 30 },
+    );
   });
 
   it('refuses an unknown key, naming it and the allowed keys', () => {
     assert.throws(
       () => csvPack.parseConfig({ maxRows: 5 }, 'packs.csv'),
-      new ConfigError('packs.csv has an unknown key "maxRows"; allowed keys: maxFileBytes, maxRecordBytes'),
+      new ConfigError(
+        'packs.csv has an unknown key "maxRows"; allowed keys: maxFileBytes, maxRecordBytes, maxDistinctPerCall, maxDistinctInFlight',
+      ),
     );
   });
 
@@ -148,6 +155,14 @@ describe('csv pack: configuration', () => {
         { maxRecordBytes: 2 ** 30 },
         'packs.csv.maxRecordBytes must be a whole number of characters from 1 to 268435456; got 1073741824',
       ],
+      [
+        { maxDistinctPerCall: 0 },
+        'packs.csv.maxDistinctPerCall must be a whole number of values from 1 to 10000000; got 0',
+      ],
+      [
+        { maxDistinctPerCall: 50_000, maxDistinctInFlight: 40_000 },
+        'packs.csv.maxDistinctInFlight (40000) must be at least packs.csv.maxDistinctPerCall (50000): one call alone could never get its own bound',
+      ],
     ];
     for (const [raw, message] of cases) {
       assert.throws(() => csvPack.parseConfig(raw, 'packs.csv'), new ConfigError(message));
@@ -158,7 +173,7 @@ describe('csv pack: configuration', () => {
     assert.throws(
       () => csvPack.parseConfig([], 'packs.csv'),
       new ConfigError(
-        'packs.csv must be an object with the optional keys maxFileBytes, maxRecordBytes; got []',
+        'packs.csv must be an object with the optional keys maxFileBytes, maxRecordBytes, maxDistinctPerCall, maxDistinctInFlight; got []',
       ),
     );
   });
@@ -316,6 +331,7 @@ describe('analyze_csv: normal use', () => {
         { value: '2', count: 1 },
       ],
       truncated: true,
+      truncatedBy: 'maxDistinct',
     });
     assert.deepEqual(report.warnings, [
       'column "id" (column 0) has more than 2 distinct values; only the first 2 are listed (maxDistinct goes up to 10000)',

@@ -1,4 +1,7 @@
-// Running statistics for one column: constant memory per column, except the capped table of distinct values.
+// Running statistics for one column: constant memory per column, except the table of distinct values (capped by
+// maxDistinct and by the call's DistinctBudget).
+
+import type { BudgetCut, DistinctBudget } from './distinct-budget.js';
 
 export const OPERATIONS = ['sum', 'average', 'count', 'min', 'max', 'distinct'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -14,10 +17,8 @@ export interface SkippedExample {
   value?: string;
 }
 
-/** Characters of distinct values all columns may still keep: a file of huge distinct cells cannot fill memory. */
-export interface DistinctBudget {
-  remaining: number;
-}
+/** Why a column's distinct values stop short: maxDistinct, or the call's (or the server's) budget. */
+export type DistinctCut = 'maxDistinct' | BudgetCut;
 
 /**
  * A copy of a string that shares no memory with the chunk it was cut from: V8 keeps a sliced string's parent
@@ -38,7 +39,7 @@ export class ColumnStats {
   readonly name: string | undefined;
   readonly #numeric: boolean;
   readonly #maxDistinct: number;
-  readonly #budget: DistinctBudget;
+  readonly #budget: DistinctBudget | undefined;
   readonly #distinct: Map<string, number> | undefined;
   count = 0;
   missing = 0;
@@ -49,7 +50,8 @@ export class ColumnStats {
   /** Neumaier's compensated sum: exact for integers below 2**53, and accurate for long columns of decimals. */
   #sum = 0;
   #compensation = 0;
-  distinctTruncated = false;
+  /** The first reason a value was left out, if one was. */
+  distinctCut: DistinctCut | undefined;
   readonly examples: SkippedExample[] = [];
 
   constructor(
@@ -57,14 +59,14 @@ export class ColumnStats {
     name: string | undefined,
     operations: ReadonlySet<Operation>,
     maxDistinct: number,
-    budget: DistinctBudget,
+    budget: DistinctBudget | undefined,
   ) {
     this.index = index;
     this.name = name === undefined ? undefined : detach(name);
     this.#numeric = ['sum', 'average', 'min', 'max'].some((op) => operations.has(op as Operation));
     this.#maxDistinct = maxDistinct;
     this.#budget = budget;
-    this.#distinct = operations.has('distinct') ? new Map() : undefined;
+    this.#distinct = budget === undefined ? undefined : new Map(); // the table makes a budget for "distinct" only
   }
 
   get sum(): number {
@@ -96,13 +98,14 @@ export class ColumnStats {
       }
     }
     const distinct = this.#distinct;
-    if (distinct !== undefined) {
-      const seen = distinct.get(cell);
-      if (seen !== undefined) distinct.set(cell, seen + 1);
-      else if (distinct.size < this.#maxDistinct && this.#budget.remaining >= cell.length) {
-        distinct.set(detach(cell), 1);
-        this.#budget.remaining -= cell.length;
-      } else this.distinctTruncated = true;
+    if (distinct === undefined || this.#budget === undefined) return;
+    const seen = distinct.get(cell);
+    if (seen !== undefined) distinct.set(cell, seen + 1);
+    else if (distinct.size >= this.#maxDistinct) this.distinctCut ??= 'maxDistinct';
+    else {
+      const cut = this.#budget.admit(distinct.size, cell.length);
+      if (cut === undefined) distinct.set(detach(cell), 1);
+      else this.distinctCut ??= cut;
     }
   }
 

@@ -9,6 +9,7 @@ export { CsvError } from './csv-error.js';
 export { CSV_DEFAULTS, parseCsvConfig, type CsvConfig } from './config.js';
 export { OPERATIONS, type Operation } from './column-stats.js';
 export { analyzeCsvTool } from './analyze-tool.js';
+export { DistinctPool, limitsOf, type DistinctLimits } from './distinct-budget.js';
 export type { CsvReport, ColumnReport } from './report.js';
 
 /** Five minutes: a 2 GiB file takes well under a minute, so this only stops a stalled disk or a huge share. */

@@ -1,8 +1,8 @@
 // The result of an analysis, twice: structuredContent for programs, and the same facts as readable text.
 
 import type { Analysis } from './analyze.js';
-import type { ColumnStats, Operation, SkippedExample } from './column-stats.js';
-import { DISTINCT_BUDGET_CHARS } from './table.js';
+import type { ColumnStats, DistinctCut, Operation, SkippedExample } from './column-stats.js';
+import { TRUNCATED_BY, distinctWarnings, label, type Labelled, type TruncatedBy } from './distinct-notes.js';
 
 export interface ColumnReport {
   /** The header's name for the column; null when the file has no header. */
@@ -15,7 +15,8 @@ export interface ColumnReport {
   max?: number | null;
   /** Cells read as numbers, when a numeric operation was asked for. */
   numeric?: number;
-  distinct?: { values: { value: string; count: number }[]; truncated: boolean };
+  /** `truncatedBy` names the bound that left values out: maxDistinct, the call's budget, or the server's. */
+  distinct?: { values: { value: string; count: number }[]; truncated: boolean; truncatedBy?: TruncatedBy };
   skipped: { missing: number; nonNumeric?: number };
   /** The first few skipped cells. */
   examples: SkippedExample[];
@@ -43,17 +44,11 @@ const plural = (count: number, noun: string): string => `${count} ${noun}${count
 const lineList = (lines: readonly number[], total: number): string =>
   `${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}${total > lines.length ? ', …' : ''}`;
 
-const label = (column: Pick<ColumnReport, 'column' | 'index'>): string =>
-  column.column === null
-    ? `column ${column.index}`
-    : `${JSON.stringify(column.column)} (column ${column.index})`;
-
 const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
 
 function columnReport(
   stats: ColumnStats,
   operations: ReadonlySet<Operation>,
-  maxDistinct: number,
   warnings: string[],
 ): ColumnReport {
   const column = stats.name ?? null;
@@ -70,7 +65,12 @@ function columnReport(
   if (operations.has('max')) report.max = has ? stats.max : null;
   if (numeric) report.numeric = stats.numericCount;
   if (operations.has('distinct')) {
-    report.distinct = { values: stats.distinctValues(), truncated: stats.distinctTruncated };
+    const cut = stats.distinctCut;
+    report.distinct = {
+      values: stats.distinctValues(),
+      truncated: cut !== undefined,
+      ...(cut !== undefined && { truncatedBy: TRUNCATED_BY[cut] }),
+    };
   }
   const skipped = numeric
     ? { nonNumeric: stats.nonNumeric, missing: stats.missing }
@@ -84,14 +84,6 @@ function columnReport(
   if (numeric && has && sum === null) {
     warnings.push(`the sum of column ${name} exceeds ±1.8e308, so sum and average are null`);
   }
-  const listed = report.distinct?.values.length ?? 0;
-  if (stats.distinctTruncated) {
-    warnings.push(
-      listed >= maxDistinct
-        ? `column ${name} has more than ${maxDistinct} distinct values; only the first ${maxDistinct} are listed (maxDistinct goes up to 10000)`
-        : `column ${name} lists only ${listed} distinct values: all columns together may keep ${DISTINCT_BUDGET_CHARS} characters of distinct values`,
-    );
-  }
   return { ...report, skipped, examples: stats.examples };
 }
 
@@ -103,7 +95,15 @@ export function buildReport(
 ): CsvReport {
   const { table, parser, bytesRead } = analysis;
   const warnings = [...table.warnings];
-  const columns = table.columns.map((stats) => columnReport(stats, operations, maxDistinct, warnings));
+  const columns = table.columns.map((stats) => columnReport(stats, operations, warnings));
+  const cut = new Map<DistinctCut, Labelled[]>();
+  table.columns.forEach((stats, index) => {
+    if (stats.distinctCut === undefined) return;
+    const list = cut.get(stats.distinctCut) ?? [];
+    list.push(columns[index] as ColumnReport);
+    cut.set(stats.distinctCut, list);
+  });
+  warnings.push(...distinctWarnings(cut, maxDistinct, table.budget));
   if (table.raggedRows > 0) {
     warnings.push(
       `${plural(table.raggedRows, 'ragged row')} (${lineList(table.raggedLines, table.raggedRows)}) ${table.raggedRows === 1 ? 'does' : 'do'} not have ${table.width} fields like the ${table.hasHeader ? 'header' : 'first row'}: cells were matched to columns by position, absent cells counted as missing, extra fields ignored`,

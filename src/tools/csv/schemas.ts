@@ -55,7 +55,8 @@ export const inputSchema = {
       minimum: 1,
       maximum: MAX_DISTINCT_LIMIT,
       default: DEFAULT_MAX_DISTINCT,
-      description: 'Most distinct values listed per column; beyond it the list is marked truncated',
+      description:
+        'Most distinct values listed per column; beyond it the list is marked truncated. One call also keeps a bounded number of distinct values across all its columns (each column is sure of a fair share)',
     },
   },
   required: ['path', 'operations'],
@@ -90,6 +91,11 @@ const columnSchema = {
           },
         },
         truncated: { type: 'boolean' },
+        truncatedBy: {
+          enum: ['maxDistinct', 'callLimit', 'serverLimit'],
+          description:
+            'The bound that left values out: maxDistinct, what one call keeps across its columns, or what the server keeps for the calls running at once',
+        },
       },
       required: ['values', 'truncated'],
       additionalProperties: false,

@@ -2,12 +2,11 @@
 
 import { LINES_KEPT } from './csv-parser.js';
 import { CsvError } from './csv-error.js';
-import { ColumnStats, type DistinctBudget, type Operation } from './column-stats.js';
+import { ColumnStats, type Operation } from './column-stats.js';
+import { DistinctBudget, UNPOOLED, type Grant } from './distinct-budget.js';
 
 /** Most columns one call analyses: the report (and its statistics) stay a readable size. */
 export const MAX_COLUMNS = 1000;
-/** Characters of distinct values kept across all columns, whatever maxDistinct says. */
-export const DISTINCT_BUDGET_CHARS = 1_000_000;
 /** Column names quoted in an error message, and the characters shown of each. */
 const NAMES_LISTED = 50;
 const NAME_CHARS = 60;
@@ -23,6 +22,8 @@ export interface TableOptions {
   columns: readonly ColumnRef[] | undefined;
   hasHeader: boolean;
   maxDistinct: number;
+  /** The distinct values this call may keep, from the server's pool (default: one call's bound, unpooled). */
+  distinct?: Grant;
   /** The file as the model named it, for messages. */
   file: string;
 }
@@ -35,7 +36,8 @@ const listNames = (names: readonly string[]): string => {
 
 export class CsvTable {
   readonly #options: TableOptions;
-  readonly #budget: DistinctBudget = { remaining: DISTINCT_BUDGET_CHARS };
+  /** Set when the columns are known (each is sure of a share). */
+  budget: DistinctBudget | undefined;
   #started = false;
   /** Fields in the header, or in the first row when there is no header. */
   width = 0;
@@ -89,8 +91,11 @@ export class CsvTable {
         if (!indexes.includes(index)) indexes.push(index);
       }
     }
+    if (operations.has('distinct')) {
+      this.budget = new DistinctBudget(this.#options.distinct ?? UNPOOLED, indexes.length);
+    }
     this.columns = indexes.map(
-      (index) => new ColumnStats(index, header?.[index], operations, maxDistinct, this.#budget),
+      (index) => new ColumnStats(index, header?.[index], operations, maxDistinct, this.budget),
     );
   }
 

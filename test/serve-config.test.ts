@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { copyFile, mkdir } from 'node:fs/promises';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +12,10 @@ import {
   parseJson,
   runCli,
   serveTarget,
+  startHttpServe,
   withoutLateDiscoverWarning,
   writeConfig,
+  type HttpServe,
   type Workspace,
 } from './fixtures/serve/harness.js';
 import type { PrintedResult } from './fixtures/serve/tool-calls.js';
@@ -45,17 +48,69 @@ const STARTUP_CASES: readonly StartupCase[] = [
     name: 'an unknown top-level key',
     config: { tool: ['calc'] },
     message: () =>
-      'toolwire: config has an unknown key "tool"; allowed keys: tools, roots, timeouts, packs, mcpServers, $schema',
+      'toolwire: config has an unknown key "tool"; allowed keys: tools, roots, refuseHardLinks, timeouts, packs, http, mcpServers, $schema',
   },
   {
     name: 'an unknown pack name in packs',
     config: { packs: { shell: {} } },
-    message: () => `toolwire: config "packs" has an unknown pack "shell"; packs: ${PACK_NAMES}`,
+    message: () => `toolwire: packs has an unknown key "shell"; allowed keys: ${PACK_NAMES}`,
   },
   {
     name: 'an unknown key inside a pack',
     config: { packs: { files: { maxReadByte: 4096 } } },
     message: () => 'toolwire: packs.files has an unknown key "maxReadByte"; allowed keys: maxReadBytes',
+  },
+  {
+    name: 'an unknown pack in the config\'s "tools"',
+    config: { tools: ['calc,shell'] },
+    message: () =>
+      `toolwire: tools[0] must name packs (${PACK_NAMES}) or modules like "./my-tools.js", separated by commas; got "calc,shell"`,
+  },
+  {
+    name: 'a time limit of 0 ms',
+    config: { timeouts: { nap: 0 } },
+    message: () =>
+      'toolwire: timeouts.nap must be a whole number of milliseconds from 1 to 2147483647; got 0',
+  },
+  {
+    name: 'an unknown key in "http"',
+    config: { http: { allowedHost: ['mcp.example.com'] } },
+    message: () =>
+      'toolwire: http has an unknown key "allowedHost"; allowed keys: allowedHosts, allowedOrigins, dnsRebindingProtection, cors, maxBodyBytes, maxJsonDepth, requestTimeoutMs, path, legacy',
+  },
+  {
+    name: 'a legacy session limit of 0 in "http"',
+    config: { http: { legacy: { maxSessions: 0 } } },
+    message: () =>
+      'toolwire: http.legacy.maxSessions must be a whole number of sessions from 1 to 1000000; got 0',
+  },
+  {
+    name: 'an origin with a path in "http"',
+    config: {
+      http: {
+        allowedOrigins: ['https://app.example.com/'],
+        cors: { origins: ['https://app.example.com/page'] },
+      },
+    },
+    message: () =>
+      'toolwire: http.cors.origins[0] must be an origin (scheme, host and optional port) like "https://app.example.com", or "*"; got "https://app.example.com/page"',
+  },
+  {
+    name: 'a body limit that is not a number of bytes (--max-body-bytes)',
+    args: ['--http', '127.0.0.1:0', '--max-body-bytes', '4MB'],
+    message: () =>
+      'toolwire: --max-body-bytes must be a whole number of bytes from 1 to 1073741824; got "4MB"',
+  },
+  {
+    name: 'a Host name with a space (--allowed-hosts)',
+    args: ['--http', '127.0.0.1:0', '--allowed-hosts', 'mcp.example.com,bad host'],
+    message: () =>
+      'toolwire: --allowed-hosts[1] must be a host name or address, with an optional port, as clients send it in the Host header (like "mcp.example.com", "mcp.example.com:8443" or "[::1]:3333"); got "bad host"',
+  },
+  {
+    name: 'an HTTP flag without --http',
+    args: ['--allowed-hosts', 'mcp.example.com'],
+    message: () => 'toolwire: --allowed-hosts applies to --http only',
   },
   {
     name: 'a bad --tools entry',
@@ -103,7 +158,10 @@ describe("the user's own tools", { concurrency: 3 }, () => {
   });
 
   it("its raw JSON Schema is enforced: an unknown argument exits 1 with the tool's message", async () => {
-    const run = await runCli(['call', target, 'shout', 'word=hi', 'loud=yes', '--yes'], { cwd: FIXTURES });
+    // JSON arguments go to the server as they are (key=value pairs are checked against the schema before sending).
+    const run = await runCli(['call', target, 'shout', '{"word": "hi", "loud": "yes"}', '--yes'], {
+      cwd: FIXTURES,
+    });
     assert.deepEqual(withoutLateDiscoverWarning(run), {
       code: 1,
       signal: null,
@@ -151,3 +209,102 @@ describe('configuration mistakes that go unnoticed', { concurrency: 2 }, () => {
     });
   });
 });
+
+interface HttpAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A modern server/discover POST with the headers given (node:http, so Host can be any name), padded to `bytes`. */
+function discover(url: string, headers: Record<string, string>, bytes = 0): Promise<HttpAnswer> {
+  const message = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        padding: '',
+      },
+    },
+  };
+  const unpadded = JSON.stringify(message).length;
+  message.params._meta.padding = 'x'.repeat(Math.max(0, bytes - unpadded));
+  const body = JSON.stringify(message);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'server/discover',
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe(
+  'toolwire serve --http takes the HTTP safety settings from flags and the config',
+  { concurrency: 2 },
+  () => {
+    const servers: HttpServe[] = [];
+    after(() => {
+      for (const server of servers) server.kill();
+    });
+
+    it('A1 regression: --allowed-hosts sets the Host names answered (serve --http 0.0.0.0 said "set allowedHosts" and nothing could)', async () => {
+      const server = await startHttpServe(['--allowed-hosts', 'mcp.example.test'], process.env);
+      servers.push(server);
+      const port = new URL(server.url).port;
+      const named = await discover(server.url, { host: `mcp.example.test:${port}` });
+      assert.equal(named.status, 200, named.body);
+      // The list replaces the loopback defaults: the address itself is now a name the server does not answer.
+      const loopback = await discover(server.url, { host: `127.0.0.1:${port}` });
+      assert.equal(loopback.status, 421);
+      assert.equal(
+        (JSON.parse(loopback.body) as { error: { message: string } }).error.message,
+        `Misdirected Request: Host "127.0.0.1:${port}" is not allowed here (see allowedHosts)`,
+      );
+    });
+
+    it('the config\'s "http" section sets origins, CORS and limits, and a flag overrides the file', async () => {
+      const origin = 'https://app.example.test';
+      const config = await writeConfig(
+        ws.base,
+        { http: { allowedOrigins: [origin], cors: { origins: [origin] }, maxBodyBytes: 100_000 } },
+        'http-section.json',
+      );
+      const server = await startHttpServe(['--config', config, '--max-body-bytes', '600'], process.env);
+      servers.push(server);
+      const allowed = await discover(server.url, { origin });
+      assert.equal(allowed.status, 200, allowed.body);
+      assert.equal(allowed.headers['access-control-allow-origin'], origin);
+      const other = await discover(server.url, { origin: 'https://other.example.test' });
+      assert.equal(other.status, 403, other.body);
+      assert.equal(other.headers['access-control-allow-origin'], undefined);
+      // 600 bytes from the flag, not 100,000 from the file.
+      assert.equal((await discover(server.url, {}, 590)).status, 200);
+      const big = await discover(server.url, {}, 700);
+      assert.equal(big.status, 413);
+      assert.equal(
+        (JSON.parse(big.body) as { error: { message: string } }).error.message,
+        'Payload Too Large: the body exceeds 600 bytes',
+      );
+    });
+  },
+);

@@ -116,6 +116,11 @@ export class ConfigReader {
     return this.#value(name) !== undefined;
   }
 
+  /** True when the key is present; unlike has(), it changes nothing in what the schema says of the key. */
+  given(name: string): boolean {
+    return this.#value(name) !== undefined;
+  }
+
   /** The name of a key, as messages show it. */
   name(name: string): string {
     const path = this.#childPath(name);
@@ -243,6 +248,26 @@ export class ConfigReader {
       out[key] = item;
     }
     return out;
+  }
+
+  /**
+   * Refuses `value` of key `name` below `floor`, the value of the sibling key `floorName` (a bound JSON Schema
+   * draft-07 cannot state; the schema's description says it instead). Returns the value.
+   */
+  atLeast(name: string, value: number, floorName: string, floor: number, why?: string): number {
+    if (this.#record !== undefined) {
+      const field = this.#record.fields.get(name);
+      if (field !== undefined) {
+        const text = typeof field.description === 'string' ? `${field.description} ` : '';
+        field.description = `${text}At least ${floorName}.`;
+      }
+    }
+    if (value < floor) {
+      throw new ConfigError(
+        `${this.name(name)} (${value}) must be at least ${this.name(floorName)} (${floor})${why === undefined ? '' : `: ${why}`}`,
+      );
+    }
+    return value;
   }
 
   /** A nested object with keys of its own, read by the reader returned. */

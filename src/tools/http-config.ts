@@ -188,25 +188,20 @@ const keysIn = (section: string | undefined): string[] => [
   ),
 ];
 
-/** The values read, by dotted path; a path is absent when its default is left to the transport. */
+/** The values read, by dotted path: only those given, so every default stays the transport's own. */
 export type HttpValues = ReadonlyMap<string, unknown>;
 
 function readField(read: ConfigReader, name: string, field: HttpField): unknown {
   read.describe(name, field.description);
+  // Without a fallback the transport works the default out (from the bind address, the server, another limit).
+  if (field.fallback === undefined) read.has(name);
   switch (field.kind) {
     case 'integer':
-      if (field.fallback === undefined) {
-        return read.has(name) ? read.integer(name, field.min, field.min, field.max, field.unit) : undefined;
-      }
-      return read.integer(name, field.fallback, field.min, field.max, field.unit);
+      return read.integer(name, field.fallback ?? field.min, field.min, field.max, field.unit);
     case 'boolean':
       return read.boolean(name, field.fallback);
-    case 'list': {
-      const options = { maxItems: field.maxItems, check: field.check };
-      if (field.fallback === undefined)
-        return read.has(name) ? read.stringList(name, [], options) : undefined;
-      return read.stringList(name, field.fallback, options);
-    }
+    case 'list':
+      return read.stringList(name, field.fallback ?? [], { maxItems: field.maxItems, check: field.check });
     case 'string':
       return read.string(name, field.fallback, field.expected, field.check);
   }
@@ -227,7 +222,7 @@ export function readHttpSection(read: ConfigReader): Map<string, unknown> {
       name = second;
     }
     const value = readField(reader, name, field);
-    if (value !== undefined) values.set(field.path, value);
+    if (reader.given(name)) values.set(field.path, value);
   }
   return values;
 }
@@ -242,7 +237,7 @@ export const flagOf = (path: string): string =>
 
 /**
  * Reads `toolwire serve` flags given as strings (each repeatable; lists also comma-separated) with the same checks as
- * the file, naming the flag in messages. Returns only the paths whose flag was given.
+ * the file, naming the flag in messages.
  */
 export function readHttpFlags(given: ReadonlyMap<string, readonly string[]>): Map<string, unknown> {
   const raw: Record<string, unknown> = {};
@@ -262,13 +257,11 @@ export function readHttpFlags(given: ReadonlyMap<string, readonly string[]>): Ma
     if (second === undefined) raw[first] = value;
     else raw[first] = { ...(raw[first] as Record<string, unknown> | undefined), [second]: value };
   }
-  const values = readHttpSection(
+  return readHttpSection(
     new ConfigReader(raw, 'http', keysIn(undefined), {
       nameOf: (path) => flagOf(path.replace(/^http\./, '')),
     }),
   );
-  for (const path of values.keys()) if (!given.get(path)?.length) values.delete(path);
-  return values;
 }
 
 /** The transport's options from the values read (file first, flags over it). */

@@ -5,6 +5,9 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { createProgressBar, progressLine, type ProgressSink } from '../src/cli/progress-bar.js';
@@ -127,11 +130,13 @@ describe('the progress bar in a real terminal', () => {
     'regression: in a 50-column tmux pane, long progress messages leave no stale lines behind',
     { timeout: 120_000, skip: hasTmux ? false : 'tmux is not installed' },
     async () => {
-      const socket = `toolwire-test-${process.pid}`;
-      const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args]);
+      // A private server on a socket of our own, removed afterwards (tmux leaves its socket file behind).
+      const dir = mkdtempSync(join(tmpdir(), 'toolwire-tmux-'));
+      const socket = join(dir, 'socket');
+      const tmux = (...args: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...args]);
       const target = fixtureTarget('cli-fixture-server.mjs', 'progress');
       // `cat` keeps the pane (and the screen) open after the CLI exits; wait-for tells the test it has.
-      const script = `${cliCommand(['call', target, 'work', '--yes'])}; echo "exit $?"; tmux -L ${socket} wait-for -S done; cat`;
+      const script = `${cliCommand(['call', target, 'work', '--yes'])}; echo "exit $?"; tmux -S ${shellQuote([socket])} wait-for -S done; cat`;
       try {
         await tmux(
           'new-session',
@@ -149,6 +154,7 @@ describe('the progress bar in a real terminal', () => {
         assert.equal(screen.trimEnd(), 'finished\nexit 0');
       } finally {
         await tmux('kill-server').catch(() => undefined);
+        rmSync(dir, { recursive: true, force: true });
       }
     },
   );

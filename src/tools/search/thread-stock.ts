@@ -24,15 +24,14 @@ export class ThreadStock {
   /** A thread for a batch (idle first, then the spare, then a new one), or undefined when all are at work. */
   take(): MatchThread | undefined {
     let thread = this.#idle.pop();
-    if (thread !== undefined) {
-      if (thread.idleTimer !== undefined) clearTimeout(thread.idleTimer);
-      thread.idleTimer = undefined;
-    } else {
+    if (thread === undefined) {
       if (this.#threads.size >= this.#capacity) return undefined;
       thread = this.#spare ?? this.#spawn();
       this.#spare = undefined;
       this.#threads.add(thread);
     }
+    if (thread.idleTimer !== undefined) clearTimeout(thread.idleTimer);
+    thread.idleTimer = undefined;
     thread.hold();
     return thread;
   }
@@ -41,8 +40,7 @@ export class ThreadStock {
   giveBack(thread: MatchThread): void {
     thread.detach();
     this.#idle.push(thread);
-    thread.idleTimer = setTimeout(() => this.end(thread), IDLE_MS);
-    thread.idleTimer.unref();
+    this.#endWhenIdle(thread);
   }
 
   /** Ends a thread (cut, failed or idle too long); its place is free at once. */
@@ -53,19 +51,26 @@ export class ThreadStock {
 
   /** Starts the spare if there is none: called when threads are being cut, so more cuts are likely. */
   keepSpare(): void {
-    this.#spare ??= this.#spawn();
+    if (this.#spare !== undefined) return;
+    this.#spare = this.#spawn();
+    this.#endWhenIdle(this.#spare);
+  }
+
+  #endWhenIdle(thread: MatchThread): void {
+    thread.idleTimer = setTimeout(() => this.end(thread), IDLE_MS);
+    thread.idleTimer.unref();
   }
 
   #spawn(): MatchThread {
     return new MatchThread(++this.#ids, this.#previewChars, (ended) => {
       this.#forget(ended);
-      if (this.#spare === ended) this.#spare = undefined;
       publish(() => ({ event: 'thread-exit', thread: ended.id }));
     });
   }
 
   #forget(thread: MatchThread): void {
     this.#threads.delete(thread);
+    if (this.#spare === thread) this.#spare = undefined;
     const idle = this.#idle.indexOf(thread);
     if (idle !== -1) this.#idle.splice(idle, 1);
   }

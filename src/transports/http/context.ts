@@ -1,6 +1,8 @@
-// What the HTTP handlers share: the server, the resolved options, the legacy sessions and the requests in flight.
+// What the HTTP handlers share: the server, the resolved options, the body budget, the legacy sessions and the
+// requests in flight.
 
 import type { McpServer, ServerConnection } from '../../server/index.js';
+import type { BodyLimits } from './body-budget.js';
 import type { SessionRegistry } from './legacy/session-registry.js';
 import type { ResolvedHttpOptions } from './options.js';
 import type { ReplyChannel } from './reply-channel.js';
@@ -8,6 +10,8 @@ import type { ReplyChannel } from './reply-channel.js';
 export interface HttpContext {
   readonly server: McpServer;
   readonly options: ResolvedHttpOptions;
+  /** The body budget and clocks every request body is read under (both adapters). */
+  readonly bodyLimits: BodyLimits;
   /** Undefined when the legacy wire is off. */
   readonly sessions: SessionRegistry | undefined;
   /** Requests being answered, so that shutdown can end them. */

@@ -3,6 +3,7 @@
 
 import { ErrorCode } from '../../jsonrpc/index.js';
 import type { McpServer } from '../../server/index.js';
+import { BodyBudget } from './body-budget.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { openSseSession } from './legacy/http-sse.js';
@@ -21,7 +22,13 @@ export class HttpCore {
     this.context = {
       server,
       options,
-      sessions: options.legacy === undefined ? undefined : new SessionRegistry(options.legacy),
+      bodyLimits: {
+        budget: new BodyBudget(options.maxBufferedBodyBytes),
+        timeoutMs: options.bodyTimeoutMs,
+        idleTimeoutMs: options.bodyIdleTimeoutMs,
+      },
+      sessions:
+        options.legacy === undefined ? undefined : new SessionRegistry(options.legacy, options.logger),
       channels: new Set(),
     };
   }
@@ -29,6 +36,11 @@ export class HttpCore {
   /** Legacy sessions open right now (both kinds). */
   get sessionCount(): number {
     return this.context.sessions?.size ?? 0;
+  }
+
+  /** Bytes of request bodies being buffered right now (the shared budget in use). */
+  get bufferedBodyBytes(): number {
+    return this.context.bodyLimits.budget.used;
   }
 
   /** Handles one exchange; never rejects (a failure becomes a 500 and a log line). */
@@ -63,7 +75,11 @@ export class HttpCore {
       );
       return;
     }
-    if (options.checkOrigin && origin !== undefined && !originAllowed(options, origin, host)) {
+    if (
+      options.checkOrigin &&
+      origin !== undefined &&
+      !originAllowed(options, origin, host, exchange.protocol)
+    ) {
       sendError(
         exchange,
         403,

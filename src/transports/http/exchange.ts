@@ -15,7 +15,13 @@ export interface SseSink {
   end(): void;
 }
 
-export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'aborted' };
+/**
+ * Why a body was not read: over maxBodyBytes; no room in the shared body budget; too slow overall ('timeout') or
+ * silent too long ('stalled'); or the client left or the stream failed.
+ */
+export type BodyFailure = 'too-large' | 'busy' | 'timeout' | 'stalled' | 'aborted';
+
+export type BodyResult = { ok: true; text: string } | { ok: false; reason: BodyFailure };
 
 /** One HTTP request and its response, as the core sees them. Exactly one of respond() or stream() is called. */
 export interface HttpExchange {
@@ -23,11 +29,18 @@ export interface HttpExchange {
   readonly method: string;
   /** The path without the query string. */
   readonly path: string;
+  /** "http:" or "https:", as the client sees this server (an Origin must match it). */
+  readonly protocol: string;
+  /** The client's IP address, when the adapter knows it (node:http does; a fetch Request does not). */
+  readonly remoteAddress: string | undefined;
   /** One query parameter, or undefined. */
   query(name: string): string | undefined;
   /** A request header by lower-case name; repeated headers joined with ", ". */
   header(name: string): string | undefined;
-  /** The body as UTF-8 text, read up to `maxBytes` (Content-Length is checked before reading). */
+  /**
+   * The body as UTF-8 text, read up to `maxBytes` and within the core's body budget and clocks (Content-Length
+   * is checked against both before reading).
+   */
   readBody(maxBytes: number): Promise<BodyResult>;
   /** Calls `listener` once if the client goes away before the response has ended. */
   onClose(listener: () => void): void;

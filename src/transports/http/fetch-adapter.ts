@@ -2,9 +2,11 @@
 // Response whose body is a ReadableStream the core keeps writing to.
 
 import type { McpServer } from '../../server/index.js';
+import { BodyMeter, UNLIMITED_BODY, declaredLength, type BodyLimits } from './body-budget.js';
 import { HttpCore } from './core.js';
 import {
   MAX_SSE_BACKLOG_BYTES,
+  type BodyFailure,
   type BodyResult,
   type HttpExchange,
   type OutgoingHeaders,
@@ -18,21 +20,29 @@ class FetchExchange implements HttpExchange {
   readonly method: string;
   readonly path: string;
   readonly response: Promise<Response>;
+  /** A Request carries no peer address; per-address limits do not apply here. */
+  readonly remoteAddress = undefined;
   readonly #request: Request;
   readonly #url: URL;
+  readonly #bodyLimits: BodyLimits;
   #resolve!: (response: Response) => void;
   #started = false;
   #gone = false;
   #listeners: Array<() => void> = [];
 
-  constructor(request: Request) {
+  constructor(request: Request, bodyLimits: BodyLimits = UNLIMITED_BODY) {
     this.#request = request;
+    this.#bodyLimits = bodyLimits;
     this.#url = new URL(request.url);
     this.method = request.method.toUpperCase();
     this.path = this.#url.pathname;
     this.response = new Promise((resolve) => (this.#resolve = resolve));
     if (request.signal?.aborted) this.#gone = true;
     else request.signal?.addEventListener('abort', () => this.#leave(), { once: true });
+  }
+
+  get protocol(): string {
+    return this.#url.protocol;
   }
 
   query(name: string): string | undefined {
@@ -47,28 +57,42 @@ class FetchExchange implements HttpExchange {
   }
 
   async readBody(maxBytes: number): Promise<BodyResult> {
-    const declared = this.#request.headers.get('content-length');
-    if (declared !== null && Number(declared) > maxBytes) return { ok: false, reason: 'too-large' };
+    const declared = declaredLength(this.#request.headers.get('content-length'));
+    if (declared !== undefined && declared > maxBytes) return { ok: false, reason: 'too-large' };
     const body = this.#request.body;
     if (body === null) return { ok: true, text: '' };
+    const meter = new BodyMeter(this.#bodyLimits, declared);
+    if (!meter.admitted) {
+      body.cancel().catch(() => undefined); // refused before a byte is read
+      return { ok: false, reason: 'busy' };
+    }
     const reader = body.getReader();
+    let failure: BodyFailure | undefined;
+    const stop = (reason: BodyFailure): void => {
+      failure = reason;
+      reader.cancel().catch(() => undefined); // a pending read() then resolves as done
+    };
+    meter.start(stop);
     const decoder = new TextDecoder();
     let size = 0;
     let text = '';
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        return { ok: false, reason: 'aborted' };
+    try {
+      for (;;) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch {
+          return { ok: false, reason: failure ?? 'aborted' };
+        }
+        if (failure !== undefined) return { ok: false, reason: failure };
+        if (chunk.done) break;
+        size += chunk.value.byteLength;
+        if (size > maxBytes) stop('too-large');
+        else if (!meter.charge(chunk.value.byteLength)) stop('busy');
+        else text += decoder.decode(chunk.value, { stream: true });
       }
-      if (chunk.done) break;
-      size += chunk.value.byteLength;
-      if (size > maxBytes) {
-        reader.cancel().catch(() => undefined); // stop reading
-        return { ok: false, reason: 'too-large' };
-      }
-      text += decoder.decode(chunk.value, { stream: true });
+    } finally {
+      meter.settle();
     }
     return { ok: true, text: text + decoder.decode() };
   }
@@ -135,7 +159,7 @@ class FetchExchange implements HttpExchange {
 export const fetchListener =
   (core: HttpCore) =>
   (request: Request): Promise<Response> => {
-    const exchange = new FetchExchange(request);
+    const exchange = new FetchExchange(request, core.context.bodyLimits);
     void core.handle(exchange);
     return exchange.response;
   };

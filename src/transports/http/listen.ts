@@ -1,10 +1,11 @@
-// listenHttp: a node:http server on 127.0.0.1 (by default) serving one McpServer, with a clean close.
+// listenHttp: a node:http server on 127.0.0.1 (by default) serving one McpServer, with its receive timeouts and
+// connection caps set, and a clean close.
 
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../../server/index.js';
 import { HttpCore } from './core.js';
 import { nodeListener } from './node-adapter.js';
+import { createNodeServer } from './node-server.js';
 import { resolveHttpOptions, type HttpOptions } from './options.js';
 
 export interface HttpListening {
@@ -25,7 +26,7 @@ export async function listenHttp(
 ): Promise<HttpListening> {
   const host = options.host ?? '127.0.0.1';
   const core = new HttpCore(server, resolveHttpOptions(server, options, isLoopback(host)));
-  const httpServer = createServer(nodeListener(core));
+  const httpServer = createNodeServer(nodeListener(core), core.context.options);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, host.replace(/^\[(.*)\]$/, '$1'), () => {

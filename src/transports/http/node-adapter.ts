@@ -2,7 +2,9 @@
 // web Request/Response objects in between.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { McpServer } from '../../server/index.js';
+import { BodyMeter, UNLIMITED_BODY, declaredLength, type BodyLimits } from './body-budget.js';
 import { HttpCore } from './core.js';
 import {
   MAX_SSE_BACKLOG_BYTES,
@@ -13,6 +15,10 @@ import {
 } from './exchange.js';
 import { resolveHttpOptions, type HttpOptions } from './options.js';
 
+const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
+const BUSY: BodyResult = { ok: false, reason: 'busy' };
+const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
+
 /** @internal Exported for tests: one node:http request and response as the core sees them. */
 export class NodeExchange implements HttpExchange {
   readonly method: string;
@@ -20,15 +26,17 @@ export class NodeExchange implements HttpExchange {
   readonly #search: string | undefined;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
+  readonly #bodyLimits: BodyLimits;
   #started = false;
   #gone = false;
   #listeners: Array<() => void> = [];
   /** While the body is being read: where it goes when the client leaves first. */
   #bodyAborted: (() => void) | undefined;
 
-  constructor(req: IncomingMessage, res: ServerResponse) {
+  constructor(req: IncomingMessage, res: ServerResponse, bodyLimits: BodyLimits = UNLIMITED_BODY) {
     this.#req = req;
     this.#res = res;
+    this.#bodyLimits = bodyLimits;
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -48,6 +56,15 @@ export class NodeExchange implements HttpExchange {
     for (const listener of listeners) listener();
   };
 
+  get protocol(): string {
+    // Read only for an Origin check: most requests never ask.
+    return (this.#req.socket as Partial<TLSSocket>).encrypted === true ? 'https:' : 'http:'; // a TLS socket says so
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
   query(name: string): string | undefined {
     return this.#search === undefined
       ? undefined
@@ -61,9 +78,11 @@ export class NodeExchange implements HttpExchange {
 
   readBody(maxBytes: number): Promise<BodyResult> {
     const req = this.#req;
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > maxBytes)
-      return Promise.resolve({ ok: false, reason: 'too-large' });
+    const declared = declaredLength(req.headers['content-length']);
+    if (declared !== undefined && declared > maxBytes) return Promise.resolve(TOO_LARGE);
+    const meter = new BodyMeter(this.#bodyLimits, declared);
+    // Refused before a byte is read: the budget cannot hold what the client declared.
+    if (!meter.admitted) return Promise.resolve(BUSY);
     return new Promise((resolve) => {
       let first: Buffer | undefined;
       let chunks: Buffer[] | undefined;
@@ -72,18 +91,21 @@ export class NodeExchange implements HttpExchange {
       const finish = (result: BodyResult): void => {
         if (settled) return;
         settled = true;
+        meter.settle();
         this.#bodyAborted = undefined;
         req.off('data', onData);
+        // Refused mid-body: stop reading; the answer goes out with Connection: close.
+        if (!result.ok) req.pause();
         resolve(result);
       };
       const onData = (chunk: Buffer): void => {
         size += chunk.length;
-        if (size > maxBytes) {
-          req.pause(); // stop reading: the 413 goes out with Connection: close
-          finish({ ok: false, reason: 'too-large' });
-        } else if (first === undefined) first = chunk;
+        if (size > maxBytes) finish(TOO_LARGE);
+        else if (!meter.charge(chunk.length)) finish(BUSY);
+        else if (first === undefined) first = chunk;
         else (chunks ??= [first]).push(chunk);
       };
+      meter.start((reason) => finish({ ok: false, reason }));
       req.on('data', onData);
       // 'end' once the body is complete, 'error' if the stream fails; a client that leaves first is seen through the
       // response's 'close' (#bodyAborted), which every request gets. finish() takes only the first of them.
@@ -91,8 +113,8 @@ export class NodeExchange implements HttpExchange {
         const body = chunks !== undefined ? Buffer.concat(chunks, size) : first;
         finish({ ok: true, text: body === undefined ? '' : body.toString('utf8') });
       });
-      req.on('error', () => finish({ ok: false, reason: 'aborted' }));
-      this.#bodyAborted = () => finish({ ok: false, reason: 'aborted' });
+      req.on('error', () => finish(ABORTED));
+      this.#bodyAborted = () => finish(ABORTED);
     });
   }
 
@@ -137,7 +159,7 @@ export class NodeExchange implements HttpExchange {
 export const nodeListener =
   (core: HttpCore) =>
   (req: IncomingMessage, res: ServerResponse): void => {
-    void core.handle(new NodeExchange(req, res));
+    void core.handle(new NodeExchange(req, res, core.context.bodyLimits));
   };
 
 /** A node:http request listener serving `server` (mount it on any http.Server or compatible framework). */

@@ -4,8 +4,21 @@ import { DefinitionError, type Logger, type McpServer } from '../../server/index
 import { parseHostRule, type HostRule } from './security.js';
 
 export interface LegacyHttpOptions {
-  /** Legacy sessions open at once; one more initialize gets 503. Default 1,000. */
+  /**
+   * Legacy sessions open at once. Default 1,000. When full, a new initialize ends the longest-idle session that has no
+   * request in flight (those without an open stream first), so a flood of pinged sessions cannot lock new clients
+   * out; only when every session is busy does it get 503.
+   */
   maxSessions?: number;
+  /**
+   * Sessions one client address may hold; past it, a new initialize from that address ends the address's own
+   * longest-idle session. Default 100: ten addresses' worth of the default maxSessions, plenty for one machine's
+   * clients. Loopback counts as ONE address (127.0.0.0/8, ::1 and ::ffff:127.x alike, since a local process can use
+   * any of them), so a local flood churns its own sessions, not everyone's; IPv6 clients count per /64. Behind a
+   * reverse proxy every client has the proxy's address: raise this (or set Infinity). The fetch handler sees no
+   * address, so this cap does not apply there.
+   */
+  maxSessionsPerAddress?: number;
   /** A session with no request, no open stream and nothing in flight for this long is ended. Default 10 minutes. */
   idleTimeoutMs?: number;
   /** Events kept per SSE stream for replay with Last-Event-ID (oldest dropped first). Default 100. */
@@ -25,6 +38,49 @@ export interface HttpOptions {
   dnsRebindingProtection?: boolean;
   /** Largest request body in bytes; larger ones get 413. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Bytes of request bodies buffered at once, over all requests. A body reserves its Content-Length before it is
+   * read (a chunked one is counted as it arrives) and gives it back when read, failed or abandoned; a request that
+   * does not fit gets 503 with Retry-After, before its body is read. Default 32 MiB, and never less than
+   * maxBodyBytes: eight bodies of the largest size at once (thousands of ordinary few-KiB ones), so a flood of
+   * slow senders cannot make the process hold 100 × 4 MiB.
+   */
+  maxBufferedBodyBytes?: number;
+  /**
+   * Time to receive a request's body once its headers are in; a slower sender gets 408 and is disconnected.
+   * Default 30 s: a full 4 MiB body needs only about 140 KB/s. It bounds receiving only: the handler's own clock
+   * (requestTimeoutMs) starts when the body is in, and a long streamed answer is never cut by this.
+   */
+  bodyTimeoutMs?: number;
+  /** Longest pause between two pieces of a body; a stalled sender gets 408 and is disconnected. Default 5 s. */
+  bodyIdleTimeoutMs?: number;
+  /** The Retry-After (seconds) of 503 answers to a full body buffer or connection cap. Default 1. */
+  retryAfterSeconds?: number;
+  /**
+   * listenHttp only: time to receive a request's headers (node:http headersTimeout, which Node checks at most
+   * every second here, not every 30 s). A slow-header sender gets 408 and is disconnected. Default 10 s (Node's
+   * is 60 s): real clients send their headers in one packet. Headers plus body (bodyTimeoutMs) also become
+   * node:http's requestTimeout, which covers receiving the request only, never the response.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * listenHttp only: how long an idle keep-alive connection stays open between requests. Default 5 s (Node's):
+   * long enough for a client's next call to reuse the connection, short enough that idle ones do not pile up
+   * against maxConnections.
+   */
+  keepAliveTimeoutMs?: number;
+  /**
+   * listenHttp only: open connections. One accepted beyond this gets 503 with Retry-After and Connection: close to
+   * its first request, so a well-behaved client learns to back off. Default 1,000: as many as the default
+   * maxSessions, each of which may hold a GET stream open.
+   */
+  maxConnections?: number;
+  /**
+   * listenHttp only: connections beyond this are closed on accept, without a word (node:http maxConnections). A 503
+   * still costs a socket until the request arrives (up to headersTimeoutMs); this bounds those. Default twice
+   * maxConnections.
+   */
+  hardMaxConnections?: number;
   /** Deepest JSON nesting accepted; deeper bodies get 400. Default: the server's (64). */
   maxJsonDepth?: number;
   /** Wall-clock limit of one request (subscriptions/listen and GET streams exempt). Default 120 s. */
@@ -39,6 +95,7 @@ export interface HttpOptions {
 
 export interface ResolvedLegacyOptions {
   maxSessions: number;
+  maxSessionsPerAddress: number;
   idleTimeoutMs: number;
   maxEventsPerStream: number;
   retryMs: number;
@@ -53,20 +110,41 @@ export interface ResolvedHttpOptions {
   allowedOrigins: ReadonlySet<string>;
   corsOrigins: ReadonlySet<string> | undefined;
   maxBodyBytes: number;
+  maxBufferedBodyBytes: number;
+  bodyTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
+  retryAfterSeconds: number;
   maxJsonDepth: number;
   requestTimeoutMs: number;
+  /** What listenHttp sets on its node:http server. */
+  server: ResolvedServerOptions;
   legacy: ResolvedLegacyOptions | undefined;
   logger: Logger;
   /** Interval of SSE keep-alive comments. */
   keepAliveMs: number;
 }
 
+export interface ResolvedServerOptions {
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+  hardMaxConnections: number;
+}
+
 export const DEFAULT_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BUFFERED_BODY_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 5_000;
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+export const DEFAULT_MAX_CONNECTIONS = 1_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const LEGACY_DEFAULTS: ResolvedLegacyOptions = {
   maxSessions: 1_000,
+  maxSessionsPerAddress: 100,
   idleTimeoutMs: 600_000,
   maxEventsPerStream: 100,
   retryMs: 1_000,
@@ -103,6 +181,12 @@ function resolveLegacy(value: HttpOptions['legacy'], logger: Logger): ResolvedLe
   const given = value === undefined || value === true ? {} : value;
   return {
     maxSessions: limit(given.maxSessions, LEGACY_DEFAULTS.maxSessions, 'legacy.maxSessions', logger),
+    maxSessionsPerAddress: limit(
+      given.maxSessionsPerAddress,
+      LEGACY_DEFAULTS.maxSessionsPerAddress,
+      'legacy.maxSessionsPerAddress',
+      logger,
+    ),
     idleTimeoutMs: limit(given.idleTimeoutMs, LEGACY_DEFAULTS.idleTimeoutMs, 'legacy.idleTimeoutMs', logger),
     maxEventsPerStream: limit(
       given.maxEventsPerStream,
@@ -112,6 +196,42 @@ function resolveLegacy(value: HttpOptions['legacy'], logger: Logger): ResolvedLe
     ),
     retryMs: limit(given.retryMs, LEGACY_DEFAULTS.retryMs, 'legacy.retryMs', logger),
   };
+}
+
+/** A limit that must be at least `floor` (another limit it has to hold). */
+function atLeast(value: number, floor: number, name: string, floorName: string): number {
+  if (value < floor) {
+    throw new DefinitionError(`HTTP transport: ${name} (${value}) must be at least ${floorName} (${floor})`);
+  }
+  return value;
+}
+
+function resolveServer(options: HttpOptions, logger: Logger): ResolvedServerOptions {
+  const maxConnections = limit(options.maxConnections, DEFAULT_MAX_CONNECTIONS, 'maxConnections', logger);
+  return {
+    headersTimeoutMs: limit(options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS, 'headersTimeoutMs', logger),
+    keepAliveTimeoutMs: limit(
+      options.keepAliveTimeoutMs,
+      DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+      'keepAliveTimeoutMs',
+      logger,
+    ),
+    maxConnections,
+    hardMaxConnections: atLeast(
+      limit(options.hardMaxConnections, 2 * maxConnections, 'hardMaxConnections', logger),
+      maxConnections,
+      'hardMaxConnections',
+      'maxConnections',
+    ),
+  };
+}
+
+function retryAfter(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_RETRY_AFTER_SECONDS;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new DefinitionError('HTTP transport: retryAfterSeconds must be a positive integer');
+  }
+  return value;
 }
 
 /**
@@ -143,6 +263,7 @@ export function resolveHttpOptions(
     }
   }
   const cors = options.cors === undefined || options.cors === false ? undefined : options.cors.origins;
+  const maxBodyBytes = limit(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes', logger);
   if (cors?.includes('*')) {
     logger.warn('HTTP transport: CORS allows every origin ("*"); any web page can call this server');
   }
@@ -153,9 +274,29 @@ export function resolveHttpOptions(
     allowedOrigins: new Set((options.allowedOrigins ?? []).map(normaliseOrigin)),
     corsOrigins:
       cors === undefined ? undefined : new Set(cors.map((o) => (o === '*' ? o : normaliseOrigin(o)))),
-    maxBodyBytes: limit(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes', logger),
+    maxBodyBytes,
+    maxBufferedBodyBytes: atLeast(
+      limit(
+        options.maxBufferedBodyBytes,
+        Math.max(DEFAULT_MAX_BUFFERED_BODY_BYTES, maxBodyBytes),
+        'maxBufferedBodyBytes',
+        logger,
+      ),
+      maxBodyBytes,
+      'maxBufferedBodyBytes',
+      'maxBodyBytes',
+    ),
+    bodyTimeoutMs: limit(options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs', logger),
+    bodyIdleTimeoutMs: limit(
+      options.bodyIdleTimeoutMs,
+      DEFAULT_BODY_IDLE_TIMEOUT_MS,
+      'bodyIdleTimeoutMs',
+      logger,
+    ),
+    retryAfterSeconds: retryAfter(options.retryAfterSeconds),
     maxJsonDepth: limit(options.maxJsonDepth, server.maxJsonDepth, 'maxJsonDepth', logger),
     requestTimeoutMs: limit(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs', logger),
+    server: resolveServer(options, logger),
     legacy: resolveLegacy(options.legacy, logger),
     logger,
     keepAliveMs: DEFAULT_KEEP_ALIVE_MS,

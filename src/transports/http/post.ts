@@ -7,8 +7,8 @@ import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { handleLegacyPost } from './legacy/post.js';
 import { postSseMessage } from './legacy/http-sse.js';
 import { handleModernPost } from './modern.js';
-import { sendError } from './respond.js';
-import { acceptsJsonAndSse, isJsonContentType } from './security.js';
+import { sendBodyRefusal, sendError } from './respond.js';
+import { acceptsJsonAndSse, unsupportedMediaType } from './security.js';
 
 /**
  * Modern when the body carries the modern _meta or the version header names a non-legacy revision (an unknown
@@ -33,15 +33,9 @@ export async function handlePost(
   target: 'endpoint' | 'messages',
 ): Promise<void> {
   const { options } = context;
-  if (!isJsonContentType(exchange.header('content-type'))) {
-    sendError(
-      exchange,
-      415,
-      headers,
-      undefined,
-      ErrorCode.InvalidRequest,
-      'Unsupported Media Type: POST bodies must be Content-Type: application/json',
-    );
+  const unsupported = unsupportedMediaType(exchange.header('content-type'));
+  if (unsupported !== undefined) {
+    sendError(exchange, 415, headers, undefined, ErrorCode.InvalidRequest, unsupported);
     return;
   }
   if (target === 'endpoint' && !acceptsJsonAndSse(exchange.header('accept'))) {
@@ -57,18 +51,7 @@ export async function handlePost(
   }
   const body = await exchange.readBody(options.maxBodyBytes);
   if (!body.ok) {
-    // Aborted bodies are answered too: nobody may be listening, but a fetch runtime still awaits a Response.
-    const tooLarge = body.reason === 'too-large';
-    sendError(
-      exchange,
-      tooLarge ? 413 : 400,
-      tooLarge ? { ...headers, connection: 'close' } : headers,
-      undefined,
-      ErrorCode.InvalidRequest,
-      tooLarge
-        ? `Payload Too Large: the body exceeds ${options.maxBodyBytes} bytes`
-        : 'Bad Request: the body could not be read',
-    );
+    sendBodyRefusal(exchange, headers, body.reason, options);
     return;
   }
   let value: unknown;

@@ -1,7 +1,8 @@
 // JSON-RPC error responses with their HTTP status, and how each era maps JSON-RPC errors to statuses.
 
 import { ErrorCode, encodeError, type RequestId } from '../../jsonrpc/index.js';
-import type { HttpExchange, OutgoingHeaders } from './exchange.js';
+import type { BodyFailure, HttpExchange, OutgoingHeaders } from './exchange.js';
+import type { ResolvedHttpOptions } from './options.js';
 
 export const JSON_TYPE: Readonly<OutgoingHeaders> = { 'content-type': 'application/json' };
 
@@ -45,3 +46,89 @@ export function modernStatus(errorCode: number | undefined, rejected = false): n
  */
 export const legacyStatus = (errorCode: number | undefined, related: RequestId | undefined): number =>
   errorCode !== undefined && related === undefined ? 400 : 200;
+
+/** 503 with Retry-After, closing the connection (the request's body, if any, stays unread). */
+export function sendBusy(
+  exchange: HttpExchange,
+  headers: OutgoingHeaders,
+  retryAfterSeconds: number,
+  message: string,
+): void {
+  sendError(
+    exchange,
+    503,
+    { ...headers, 'retry-after': String(retryAfterSeconds), connection: 'close' },
+    undefined,
+    ErrorCode.InternalError,
+    `Service Unavailable: ${message}; retry after ${retryAfterSeconds} s`,
+  );
+}
+
+type BodyLimitOptions = Pick<
+  ResolvedHttpOptions,
+  'maxBodyBytes' | 'maxBufferedBodyBytes' | 'bodyTimeoutMs' | 'bodyIdleTimeoutMs' | 'retryAfterSeconds'
+>;
+
+/**
+ * The answer to a body that was not read. Every refusal but 'aborted' closes the connection, since part of the
+ * body may still be on its way. Aborted bodies are answered too: nobody may be listening, but a fetch runtime
+ * still awaits a Response.
+ */
+export function sendBodyRefusal(
+  exchange: HttpExchange,
+  headers: OutgoingHeaders,
+  reason: BodyFailure,
+  options: BodyLimitOptions,
+): void {
+  const closing = { ...headers, connection: 'close' };
+  switch (reason) {
+    case 'too-large':
+      sendError(
+        exchange,
+        413,
+        closing,
+        undefined,
+        ErrorCode.InvalidRequest,
+        `Payload Too Large: the body exceeds ${options.maxBodyBytes} bytes`,
+      );
+      return;
+    case 'busy':
+      sendBusy(
+        exchange,
+        headers,
+        options.retryAfterSeconds,
+        `request bodies being read already fill the server's buffer (${options.maxBufferedBodyBytes} bytes)`,
+      );
+      return;
+    case 'timeout':
+      sendError(
+        exchange,
+        408,
+        closing,
+        undefined,
+        ErrorCode.InvalidRequest,
+        `Request Timeout: the body did not arrive within ${options.bodyTimeoutMs} ms`,
+      );
+      return;
+    case 'stalled':
+      sendError(
+        exchange,
+        408,
+        closing,
+        undefined,
+        ErrorCode.InvalidRequest,
+        `Request Timeout: no part of the body arrived for ${options.bodyIdleTimeoutMs} ms`,
+      );
+      return;
+    case 'aborted':
+      sendError(
+        exchange,
+        400,
+        headers,
+        undefined,
+        ErrorCode.InvalidRequest,
+        'Bad Request: the body could not be read',
+      );
+      return;
+  }
+}

@@ -1,4 +1,4 @@
-// Request screening: Host and Origin allowlists (DNS rebinding), media types, and CORS headers.
+// Request screening: Host and Origin allowlists (DNS rebinding), media types and charsets, and CORS headers.
 
 import { DefinitionError } from '../../server/index.js';
 import type { OutgoingHeaders } from './exchange.js';
@@ -78,8 +78,28 @@ export interface OriginPolicy {
   corsOrigins: ReadonlySet<string> | undefined;
 }
 
-/** Absent Origin passes (non-browser clients); otherwise it must be allowlisted or this very loopback server. */
-export function originAllowed(policy: OriginPolicy, origin: string, hostHeader: string | undefined): boolean {
+/** The Host header as a URL would spell it for `protocol` (lower case, default port dropped); undefined if malformed. */
+function canonicalHost(hostHeader: string, protocol: string): string | undefined {
+  try {
+    const url = new URL(`${protocol}//${hostHeader.trim()}`);
+    // A Host with a path, user or query in it is not a host.
+    return url.pathname === '/' && url.username === '' && url.search === '' ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Absent Origin passes (non-browser clients); otherwise it must be allowlisted or be this very loopback server:
+ * same scheme (`protocol`, "http:" or "https:"), same host and same port as the request was sent to. A page at
+ * https://127.0.0.1:port is another origin than this http server on that port, and may not call it.
+ */
+export function originAllowed(
+  policy: OriginPolicy,
+  origin: string,
+  hostHeader: string | undefined,
+  protocol: string,
+): boolean {
   let url: URL;
   try {
     url = new URL(origin);
@@ -91,8 +111,9 @@ export function originAllowed(policy: OriginPolicy, origin: string, hostHeader: 
     return true;
   return (
     LOOPBACK_NAMES.has(url.hostname) &&
+    url.protocol === protocol &&
     hostHeader !== undefined &&
-    url.host === hostHeader.trim().toLowerCase()
+    url.host === canonicalHost(hostHeader, protocol)
   );
 }
 
@@ -121,9 +142,38 @@ export const acceptsJsonAndSse = (accept: string | undefined): boolean =>
   accept !== undefined &&
   bothMemo.get(accept, (value) => accepts(value, 'application/json') && accepts(value, 'text/event-stream'));
 
-export const isJsonContentType = (value: string | undefined): boolean =>
-  value === 'application/json' ||
-  (value !== undefined && (value.split(';')[0] ?? '').trim().toLowerCase() === 'application/json');
+/** Charset labels that name UTF-8 (the WHATWG Encoding Standard's, lower-case). */
+const UTF8_LABELS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8']);
+
+function mediaTypeRefusal(value: string | undefined): string | undefined {
+  const [type = '', ...params] = (value ?? '').split(';');
+  if (type.trim().toLowerCase() !== 'application/json') {
+    return 'Unsupported Media Type: POST bodies must be Content-Type: application/json';
+  }
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
+    if (UTF8_LABELS.has(charset.toLowerCase())) continue;
+    // JSON exchanged between systems is UTF-8 (RFC 8259 §8.1); decoding another charset as UTF-8 would garble it.
+    const shown = JSON.stringify(charset.length > 40 ? `${charset.slice(0, 40)}…` : charset);
+    return `Unsupported Media Type: POST bodies must be UTF-8 JSON, but the Content-Type names charset ${shown} (send charset=utf-8 or no charset)`;
+  }
+  return undefined;
+}
+
+// '' stands for "accepted": the memo takes undefined to mean "not seen yet".
+const mediaTypeMemo = new Memo<string>();
+
+/** Why a POST's Content-Type is refused (415): not application/json, or a charset other than UTF-8. */
+export function unsupportedMediaType(value: string | undefined): string | undefined {
+  if (value === 'application/json') return undefined;
+  if (value === undefined) return mediaTypeRefusal(value);
+  return mediaTypeMemo.get(value, (v) => mediaTypeRefusal(v) ?? '') || undefined;
+}
 
 const EXPOSED = 'Mcp-Session-Id, MCP-Protocol-Version';
 const DEFAULT_ALLOWED_HEADERS =

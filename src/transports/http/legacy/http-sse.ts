@@ -17,6 +17,7 @@ export class SseSession implements Transport, ManagedSession {
   readonly #writer: SseWriter;
   readonly #onEnded: (session: SseSession) => void;
   #ended = false;
+  #lastSeen = Date.now();
   onmessage?: NonNullable<Transport['onmessage']>;
   onerror?: NonNullable<Transport['onerror']>;
   onclose?: NonNullable<Transport['onclose']>;
@@ -42,6 +43,24 @@ export class SseSession implements Transport, ManagedSession {
   /** Lives exactly as long as its stream: never idle while connected, ended when the client leaves. */
   isIdle(): boolean {
     return false;
+  }
+
+  get busy(): boolean {
+    return this.connection.inflightCount > 0;
+  }
+
+  /** Always: the session is its stream. */
+  get streaming(): boolean {
+    return true;
+  }
+
+  get lastSeen(): number {
+    return this.#lastSeen;
+  }
+
+  /** A message was posted to it. */
+  touch(): void {
+    this.#lastSeen = Date.now();
   }
 
   end(): void {
@@ -74,14 +93,15 @@ export function openSseSession(
     );
     return;
   }
-  if (sessions.full) {
+  const refusal = sessions.makeRoom(exchange.remoteAddress);
+  if (refusal !== undefined) {
     sendError(
       exchange,
       503,
-      headers,
+      { ...headers, 'retry-after': String(context.options.retryAfterSeconds) },
       undefined,
       ErrorCode.InternalError,
-      `Too many sessions open (limit ${sessions.options.maxSessions}); try again later`,
+      refusal,
     );
     return;
   }
@@ -90,7 +110,7 @@ export function openSseSession(
     context.options.keepAliveMs,
   );
   const session = new SseSession(sessions.newId(), context.server, writer, (ended) => sessions.remove(ended));
-  sessions.add(session);
+  sessions.add(session, exchange.remoteAddress);
   exchange.onClose(() => session.end());
   writer.write(`event: endpoint\ndata: ${context.options.path}/messages?sessionId=${session.id}\n\n`);
 }
@@ -114,6 +134,7 @@ export function postSseMessage(
     );
     return;
   }
+  session.touch();
   session.connection.receive(value);
   exchange.respond(202, headers);
 }

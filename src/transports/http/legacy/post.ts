@@ -104,14 +104,16 @@ function initialize(
   headers: OutgoingHeaders,
 ): void {
   const request = message.message;
-  if (sessions.full) {
+  // Past a cap the longest-idle session makes room; 503 only when every candidate is busy.
+  const refusal = sessions.makeRoom(exchange.remoteAddress);
+  if (refusal !== undefined) {
     sendError(
       exchange,
       503,
       { ...headers, 'retry-after': '5' },
       request.id,
       ErrorCode.InternalError,
-      `Too many sessions open (limit ${sessions.options.maxSessions}); try again later`,
+      refusal,
     );
     return;
   }
@@ -121,7 +123,7 @@ function initialize(
     sessions.options.maxEventsPerStream,
     (ended) => sessions.remove(ended),
   );
-  sessions.add(session);
+  sessions.add(session, exchange.remoteAddress);
   answer(
     context,
     exchange,

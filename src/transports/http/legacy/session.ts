@@ -96,13 +96,20 @@ export class LegacySession implements Transport, ManagedSession {
     this.#lastSeen = Date.now();
   }
 
+  get busy(): boolean {
+    return this.#requests.size > 0 || this.connection.inflightCount > 0;
+  }
+
+  get streaming(): boolean {
+    return this.standalone.attached;
+  }
+
+  get lastSeen(): number {
+    return this.#lastSeen;
+  }
+
   isIdle(now: number, idleTimeoutMs: number): boolean {
-    return (
-      this.#requests.size === 0 &&
-      this.connection.inflightCount === 0 &&
-      !this.standalone.attached &&
-      now - this.#lastSeen >= idleTimeoutMs
-    );
+    return !this.busy && !this.streaming && now - this.#lastSeen >= idleTimeoutMs;
   }
 
   /** Ends the session: calls in flight are aborted and open streams end. */

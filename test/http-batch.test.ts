@@ -2,6 +2,7 @@
 // either era echoes an id that is not a string, an integer or null.
 
 import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -16,6 +17,7 @@ import {
   idsAreUsable,
   sortEntries,
 } from './support/batch-items.js';
+import { within } from './fixtures/client/harness.js';
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const JSON_HEADERS = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
@@ -282,5 +284,211 @@ describe('A7 over HTTP', () => {
       );
       assert.equal(calls, before);
     });
+  });
+});
+
+/** A POST whose answer is read as it arrives (SSE), and whose end is awaited separately. */
+interface Streamed {
+  status: number;
+  contentType: string | undefined;
+  /** Resolves once the body read so far satisfies `predicate`. */
+  until(predicate: (body: string) => boolean): Promise<string>;
+  /** The whole body, once the response ends. */
+  ended: Promise<string>;
+}
+
+function postStreamed(url: string, headers: Record<string, string>, body: string): Promise<Streamed> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+      let text = '';
+      const waiters = new Set<{ predicate: (body: string) => boolean; resolve(body: string): void }>();
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        for (const waiter of [...waiters]) {
+          if (!waiter.predicate(text)) continue;
+          waiters.delete(waiter);
+          waiter.resolve(text);
+        }
+      });
+      const ended = new Promise<string>((done, fail) => {
+        res.on('end', () => done(text));
+        res.on('error', fail);
+      });
+      resolve({
+        status: res.statusCode ?? 0,
+        contentType: res.headers['content-type'],
+        until: (predicate) =>
+          predicate(text)
+            ? Promise.resolve(text)
+            : new Promise((found) => waiters.add({ predicate, resolve: found })),
+        ended,
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * How long a cancelled request's POST may take to end here. Far under the request time limit (120 s): a POST that
+ * only ended at the limit fails the test; a correct one ends within milliseconds of the cancellation.
+ */
+const ENDS_MS = 15_000;
+
+describe('A7 requests the client cancels, on legacy HTTP (2025-03-26 session)', () => {
+  let listening: HttpListening;
+  let url: string;
+  let headers: Record<string, string>;
+  /** Emits "started:<tag>" when a call of "hold" with that tag runs, and "ended:<tag>" when it was aborted. */
+  const calls = new EventEmitter();
+
+  before(async () => {
+    const server = new McpServer({ name: 'cancel', version: '1.0.0' }, { logger: silentLogger });
+    server.tool({
+      name: 'hold',
+      description: 'Runs until it is cancelled; reports progress first when asked',
+      inputSchema: {
+        type: 'object',
+        properties: { tag: { type: 'string' }, progress: { type: 'boolean' } },
+        required: ['tag'],
+      },
+      handler: (args, ctx) => {
+        const { tag, progress } = args as { tag: string; progress?: boolean };
+        return new Promise<string>((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            calls.emit(`ended:${tag}`);
+            resolve('too late');
+          });
+          if (progress === true) ctx.progress(1, 2);
+          calls.emit(`started:${tag}`);
+        });
+      },
+    });
+    listening = await listenHttp(server, { logger: silentLogger });
+    url = listening.url;
+    const opened = await post(
+      url,
+      JSON_HEADERS,
+      text({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {} },
+      }),
+    );
+    assert.equal(opened.status, 200, opened.body);
+    headers = {
+      ...JSON_HEADERS,
+      'mcp-session-id': String(opened.sessionId),
+      'mcp-protocol-version': '2025-03-26',
+    };
+    assert.equal(
+      (await post(url, headers, text({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status,
+      202,
+    );
+  });
+  after(() => listening.close());
+
+  const hold = (id: string, tag: string, progress = false): Record<string, unknown> => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'hold',
+      arguments: progress ? { tag, progress } : { tag },
+      ...(progress && { _meta: { progressToken: `p-${id}` } }),
+    },
+  });
+
+  /** Cancels `id` in a POST of its own; the cancellation itself is accepted with 202. */
+  async function cancel(id: string): Promise<void> {
+    const answer = await post(
+      url,
+      headers,
+      text({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'not needed' },
+      }),
+    );
+    assert.deepEqual([answer.status, answer.body], [202, '']);
+  }
+
+  it('A7 a POST whose only request is cancelled before anything was sent ends with 202 and no body (regression: it stayed open until the 120 s time limit)', async () => {
+    const started = once(calls, 'started:single');
+    const ended = once(calls, 'ended:single');
+    const pending = post(url, headers, text(hold('single', 'single')));
+    await within(started, ENDS_MS, 'the call to start');
+    await cancel('single');
+    await within(ended, ENDS_MS, 'the handler to see the cancellation');
+    assert.deepEqual(await within(pending, ENDS_MS, 'the POST to end'), {
+      status: 202,
+      sessionId: undefined,
+      body: '',
+    });
+  });
+
+  it('A7 a POST whose request is cancelled after its SSE stream began ends that stream with no response (regression: the stream stayed open until the time limit)', async () => {
+    const streamed = await within(
+      postStreamed(url, headers, text(hold('streamed', 'streamed', true))),
+      ENDS_MS,
+      'the SSE response to start',
+    );
+    assert.equal(streamed.status, 200);
+    assert.equal(streamed.contentType, 'text/event-stream');
+    await within(
+      streamed.until((body) => body.includes('notifications/progress')),
+      ENDS_MS,
+      'the progress event',
+    );
+    await cancel('streamed');
+    const body = await within(streamed.ended, ENDS_MS, 'the SSE stream to end');
+    const data = body
+      .split('\n')
+      .filter((line) => line.startsWith('data:') && line.length > 'data:'.length)
+      .map((line) => JSON.parse(line.slice('data:'.length)) as Record<string, unknown>);
+    assert.deepEqual(data, [
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'p-streamed', progress: 1, total: 2 },
+      },
+    ]);
+  });
+
+  it('A7 a batch whose every request is cancelled ends with 202 and no body (regression: the POST stayed open until the time limit)', async () => {
+    const started = Promise.all([once(calls, 'started:b1'), once(calls, 'started:b2')]);
+    const pending = post(url, headers, text([hold('b1', 'b1'), hold('b2', 'b2')]));
+    await within(started, ENDS_MS, 'both calls to start');
+    await cancel('b1');
+    await cancel('b2');
+    assert.deepEqual(await within(pending, ENDS_MS, 'the POST to end'), {
+      status: 202,
+      sessionId: undefined,
+      body: '',
+    });
+  });
+
+  it('A7 a batch with one request cancelled is answered with the other entries only', async () => {
+    const started = once(calls, 'started:kept');
+    const pending = post(
+      url,
+      headers,
+      text([hold('dropped', 'kept'), { jsonrpc: '2.0', id: 'quick', method: 'ping' }]),
+    );
+    await within(started, ENDS_MS, 'the call to start');
+    await cancel('dropped');
+    const answer = await within(pending, ENDS_MS, 'the POST to end');
+    assert.deepEqual(
+      [answer.status, JSON.parse(answer.body)],
+      [200, [{ jsonrpc: '2.0', id: 'quick', result: {} }]],
+    );
+  });
+
+  it('a cancellation naming no request in flight is ignored, and the next request is answered as usual', async () => {
+    await cancel('no-such-request');
+    const answer = await post(url, headers, text({ jsonrpc: '2.0', id: 'p', method: 'ping' }));
+    assert.deepEqual([answer.status, answer.body], [200, '{"jsonrpc":"2.0","id":"p","result":{}}']);
   });
 });

@@ -7,6 +7,7 @@ const owners = new WeakMap<MessageExtra, BatchReply>();
 
 export class BatchReply {
   readonly #send: (message: string, options: SendOptions) => void;
+  readonly #onEmpty: () => void;
   readonly #entries: string[] = [];
   /** Entries still to come: requests not yet answered (or let go of) and invalid items not yet answered. */
   #pending: number;
@@ -16,15 +17,18 @@ export class BatchReply {
 
   /**
    * `expected` is the number of entries the batch gets (requests and invalid items); `send` carries the array and
-   * every message that is not a final answer (progress, logs, requests to the client) where the batch came from.
+   * every message that is not a final answer (progress, logs, requests to the client) where the batch came from;
+   * `onEmpty` runs instead of `send` when every entry fell away (the client cancelled every request in it).
    */
   constructor(
     expected: number,
     outer: MessageExtra | undefined,
     send: (message: string, options: SendOptions) => void,
+    onEmpty: () => void,
   ) {
     this.#pending = expected;
     this.#send = send;
+    this.#onEmpty = onEmpty;
     this.extra = {
       ...outer,
       reply: (message, options) => {
@@ -58,5 +62,6 @@ export class BatchReply {
     this.#sent = true;
     // JSON-RPC 2.0: a batch whose every entry fell away is answered with nothing, never with an empty array.
     if (this.#entries.length > 0) this.#send('[' + this.#entries.join(',') + ']', { final: true });
+    else this.#onEmpty();
   }
 }

@@ -79,6 +79,12 @@ export class ServerConnection {
   legacy: LegacySession | undefined;
   /** Called once when the connection closes. */
   onclose: (() => void) | undefined;
+  /**
+   * Called when a request the client cancelled will never be answered (for a batch: once every request in it was
+   * cancelled), with the MessageExtra it came with, so that the transport can end what waits for the answer (a legacy
+   * HTTP POST would otherwise stay open until its time limit).
+   */
+  onunanswered: ((extra: MessageExtra) => void) | undefined;
 
   constructor(server: McpServer, transport: Transport | undefined, options: ConnectionOptions = {}) {
     this.#server = server;
@@ -176,8 +182,11 @@ export class ServerConnection {
       );
       return;
     }
-    const reply = new BatchReply(batch.answers, extra, (message, options) =>
-      this.#reply(extra, message, options),
+    const reply = new BatchReply(
+      batch.answers,
+      extra,
+      (message, options) => this.#reply(extra, message, options),
+      () => this.#unanswered(extra),
     );
     for (const item of batch.items) {
       switch (item.kind) {
@@ -204,6 +213,10 @@ export class ServerConnection {
           break;
       }
     }
+  }
+
+  #unanswered(extra: MessageExtra | undefined): void {
+    if (extra !== undefined) this.onunanswered?.(extra);
   }
 
   #reply(extra: MessageExtra | undefined, message: string, options: SendOptions): void {
@@ -296,7 +309,11 @@ export class ServerConnection {
         const live = !scope.done && !scope.cancelled;
         scope.cancel(params?.reason ?? 'cancelled by the client');
         // A cancelled request is never answered: a batch holding it is answered without it.
-        if (live) BatchReply.of(scope.extra)?.letGo();
+        if (live) {
+          const batch = BatchReply.of(scope.extra);
+          if (batch !== undefined) batch.letGo();
+          else this.#unanswered(scope.extra);
+        }
         // The id is free again at once: the cancelled call sends nothing more, whenever its handler unwinds.
         this.#inflight.delete(target);
         return;

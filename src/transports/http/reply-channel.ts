@@ -69,6 +69,20 @@ export class ReplyChannel {
     return this.#outlet;
   }
 
+  /**
+   * The request will never be answered: the client cancelled it, and the spec has the server send no response. The
+   * POST must still end, not wait for its time limit: an SSE response ends; a response not started yet is 202 with
+   * no body, as for a POST of notifications, since nothing in it is left to answer.
+   */
+  endUnanswered(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    clearTimeout(this.#timer);
+    if (this.#outlet !== undefined) this.#outlet.end();
+    else if (!this.#gone) this.#config.exchange.respond(202, this.#config.headers);
+    this.#config.onFinish();
+  }
+
   /** Ends the request from our side (shutdown): its signal aborts and its response ends. */
   abort(reason: string): void {
     if (this.#finished) return;

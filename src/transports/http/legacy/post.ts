@@ -45,6 +45,12 @@ export function requireSession(
   return session;
 }
 
+/** The reply channel of each request (or batch) being answered, by the MessageExtra it was handed with. */
+const waiting = new WeakMap<MessageExtra, ReplyChannel>();
+
+/** A session's connection reports a request the client cancelled: its POST ends without an answer. */
+const endUnanswered = (extra: MessageExtra): void => waiting.get(extra)?.endUnanswered();
+
 /** Answers one request (or batch) of a session through its own reply channel; `deliver` hands it to the session. */
 function answer(
   context: HttpContext,
@@ -86,6 +92,7 @@ function answer(
       if (sent.final === true) onFinal?.(sent);
     },
   };
+  waiting.set(extra, channel);
   if (requestId !== undefined && session.polling) {
     const retryMs = context.sessions?.options.retryMs ?? 1000;
     extra.closeStream = () => {
@@ -123,6 +130,7 @@ function initialize(
     sessions.options.maxEventsPerStream,
     (ended) => sessions.remove(ended),
   );
+  session.connection.onunanswered = endUnanswered;
   sessions.add(session, exchange.remoteAddress);
   answer(
     context,

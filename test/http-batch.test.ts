@@ -415,18 +415,21 @@ describe('A7 requests the client cancels, on legacy HTTP (2025-03-26 session)', 
     assert.deepEqual([answer.status, answer.body], [202, '']);
   }
 
-  it('A7 a POST whose only request is cancelled before anything was sent ends with 202 and no body (regression: it stayed open until the 120 s time limit)', async () => {
+  /** A POST holding requests MUST be answered with JSON or SSE (2025-03-26 transports): an empty stream, not 202. */
+  async function assertEmptyStream(pending: ReturnType<typeof postStreamed>): Promise<void> {
+    const streamed = await within(pending, ENDS_MS, 'the POST to answer');
+    assert.deepEqual([streamed.status, streamed.contentType], [200, 'text/event-stream']);
+    assert.equal(await within(streamed.ended, ENDS_MS, 'the POST to end'), '');
+  }
+
+  it('A7 a POST whose only request is cancelled before anything was sent ends as an empty SSE stream (regression: it stayed open until the 120 s time limit)', async () => {
     const started = once(calls, 'started:single');
     const ended = once(calls, 'ended:single');
-    const pending = post(url, headers, text(hold('single', 'single')));
+    const pending = postStreamed(url, headers, text(hold('single', 'single')));
     await within(started, ENDS_MS, 'the call to start');
     await cancel('single');
     await within(ended, ENDS_MS, 'the handler to see the cancellation');
-    assert.deepEqual(await within(pending, ENDS_MS, 'the POST to end'), {
-      status: 202,
-      sessionId: undefined,
-      body: '',
-    });
+    await assertEmptyStream(pending);
   });
 
   it('A7 a POST whose request is cancelled after its SSE stream began ends that stream with no response (regression: the stream stayed open until the time limit)', async () => {
@@ -457,17 +460,13 @@ describe('A7 requests the client cancels, on legacy HTTP (2025-03-26 session)', 
     ]);
   });
 
-  it('A7 a batch whose every request is cancelled ends with 202 and no body (regression: the POST stayed open until the time limit)', async () => {
+  it('A7 a batch whose every request is cancelled ends as an empty SSE stream (regression: the POST stayed open until the time limit)', async () => {
     const started = Promise.all([once(calls, 'started:b1'), once(calls, 'started:b2')]);
-    const pending = post(url, headers, text([hold('b1', 'b1'), hold('b2', 'b2')]));
+    const pending = postStreamed(url, headers, text([hold('b1', 'b1'), hold('b2', 'b2')]));
     await within(started, ENDS_MS, 'both calls to start');
     await cancel('b1');
     await cancel('b2');
-    assert.deepEqual(await within(pending, ENDS_MS, 'the POST to end'), {
-      status: 202,
-      sessionId: undefined,
-      body: '',
-    });
+    await assertEmptyStream(pending);
   });
 
   it('A7 a batch with one request cancelled is answered with the other entries only', async () => {

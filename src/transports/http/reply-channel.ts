@@ -5,6 +5,7 @@ import { ErrorCode, encodeError, type RequestId } from '../../jsonrpc/index.js';
 import { Cancellation, type SendOptions } from '../../protocol/index.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { JSON_TYPE } from './respond.js';
+import { SSE_HEADERS } from './sse.js';
 
 /** A stream of events for one request: a plain SSE writer (modern) or a resumable event stream (legacy). */
 export interface Outlet {
@@ -71,15 +72,17 @@ export class ReplyChannel {
 
   /**
    * The request will never be answered: the client cancelled it, and the spec has the server send no response. The
-   * POST must still end, not wait for its time limit: an SSE response ends; a response not started yet is 202 with
-   * no body, as for a POST of notifications, since nothing in it is left to answer.
+   * POST must still end, not wait for its time limit: an SSE response ends. A response not started yet becomes an
+   * SSE stream with no event at all, ended at once: a POST holding requests MUST be answered with JSON or SSE
+   * (2025-03-26 transports), so 202 is not allowed, and without an event id the client has nothing to resume.
    */
   endUnanswered(): void {
     if (this.#finished) return;
     this.#finished = true;
     clearTimeout(this.#timer);
     if (this.#outlet !== undefined) this.#outlet.end();
-    else if (!this.#gone) this.#config.exchange.respond(202, this.#config.headers);
+    else if (!this.#gone)
+      this.#config.exchange.stream(200, { ...this.#config.headers, ...SSE_HEADERS }).end();
     this.#config.onFinish();
   }
 

@@ -2,7 +2,8 @@
 // handler, progress and a time limit. It calls examples/calculator.ts over stdio, or the server at MCP_URL.
 // Run it: node --import tsx examples/client.ts   (or: MCP_URL=http://127.0.0.1:3333/mcp node --import tsx examples/client.ts)
 
-import { McpClient, type ApprovalRequest, type AuditEntry, type Progress } from '../src/client/index.js';
+import { McpClient } from '../src/client/index.js';
+import type { ApprovalRequest, AuditEntry, Progress } from '../src/client/index.js';
 import type { ElicitRequestParams, ElicitResult } from '../src/index.js';
 import { HttpClientTransport } from '../src/transports/http-client/index.js';
 import { StdioClientTransport } from '../src/transports/stdio/index.js';

@@ -74,9 +74,16 @@ describe('legacy sessions: the longest-idle one makes room (A8)', () => {
   };
   const alive = async (session: string): Promise<boolean> => (await post(PING, session)).status === 200;
 
-  const start = (legacy: LegacyHttpOptions): void => {
+  const start = (legacy: LegacyHttpOptions, retryAfterSeconds?: number): void => {
     fixture = makeServer();
-    core = new HttpCore(fixture.server, resolveHttpOptions(fixture.server, { legacy, logger: silentLogger }));
+    core = new HttpCore(
+      fixture.server,
+      resolveHttpOptions(fixture.server, {
+        legacy,
+        logger: silentLogger,
+        ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+      }),
+    );
     handle = fetchListener(core);
   };
   beforeEach(() => mock.timers.enable({ apis: ['Date'], now: 1_000_000 }));
@@ -107,7 +114,7 @@ describe('legacy sessions: the longest-idle one makes room (A8)', () => {
   });
 
   it('A8: sessions with a request in flight are never ended; those with an open GET stream go last; all busy → 503 + Retry-After', async () => {
-    start({ maxSessions: 3 });
+    start({ maxSessions: 3 }, 7);
     const [streaming, working, idle] = [await openSession(), await openSession(), await openSession()];
     mock.timers.tick(10);
     // The oldest holds a GET stream open; the next has a call in flight; the newest is merely idle.
@@ -130,7 +137,11 @@ describe('legacy sessions: the longest-idle one makes room (A8)', () => {
     await waitFor(() => core.sessionCount === 3 && fixture.holding() === 3);
     const refused = await post(INIT);
     assert.equal(refused.status, 503);
-    assert.equal(refused.headers.get('retry-after'), '5');
+    assert.equal(
+      refused.headers.get('retry-after'),
+      '7',
+      'the configured retryAfterSeconds, not a number of its own',
+    );
     const body = (await refused.json()) as { id: number; error: { code: number; message: string } };
     assert.equal(body.id, 1);
     assert.equal(body.error.code, -32603);

@@ -117,7 +117,7 @@ function initialize(
     sendError(
       exchange,
       503,
-      { ...headers, 'retry-after': '5' },
+      { ...headers, 'retry-after': String(context.options.retryAfterSeconds) },
       request.id,
       ErrorCode.InternalError,
       refusal,

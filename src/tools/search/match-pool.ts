@@ -2,11 +2,19 @@
 // the search, that has used the least matching time goes first. A batch that has held its thread for its slice while
 // someone who has used less waits is cut (the thread is terminated: a regular expression cannot be paused) and
 // resumes later at the file it was on. Each search has a matching budget; the batch that reaches it ends the search.
-// So a newcomer waits about one slice at most, however many hostile patterns are running.
+// So a newcomer waits about one base slice, however many hostile patterns are running.
 
 import { MatchAborted, MatchFailed, type BatchResult } from './match-errors.js';
 import { publish, type StopCause } from './match-events.js';
-import { ranMs, sliceOf, stoppedError, type Job, type Owner, type SessionOptions } from './match-job.js';
+import {
+  SLICE_MS,
+  ranMs,
+  sliceOf,
+  stoppedError,
+  type Job,
+  type Owner,
+  type SessionOptions,
+} from './match-job.js';
 import { MatchSession, type PoolDoor } from './match-session.js';
 import type { MatchThread } from './match-thread.js';
 import { ThreadStock } from './thread-stock.js';
@@ -15,6 +23,13 @@ import type { WorkerReply } from './worker-source.js';
 type Key = readonly [owner: number, session: number, seq: number];
 
 const compare = (a: Key, b: Key): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+/**
+ * How long `job` may keep its thread against a waiting batch: its own slice, which grows while it makes no progress
+ * (so that two heavy searches do not keep cutting each other), but only the base slice against a search that has
+ * used less than that in all (a newcomer waits about SLICE_MS, not the longest slice of whatever is running).
+ */
+const sliceFor = (job: Job, waiting: Key): number => (waiting[1] < SLICE_MS ? SLICE_MS : sliceOf(job));
 
 export class MatchPool implements PoolDoor {
   readonly #threads: ThreadStock;
@@ -139,7 +154,7 @@ export class MatchPool implements PoolDoor {
     let victimKey: Key = than;
     for (const job of this.#running) {
       const posted = job.turn?.postedAt;
-      if (posted === undefined || now - posted < sliceOf(job)) continue;
+      if (posted === undefined || now - posted < sliceFor(job, than)) continue;
       const key = this.#key(job, now);
       if (compare(key, victimKey) > 0) [victim, victimKey] = [job, key];
     }
@@ -154,7 +169,7 @@ export class MatchPool implements PoolDoor {
       if (posted === undefined) continue; // a thread still starting: #post dispatches again once it is up
       const key = this.#key(job, now);
       const behind = key[0] === than[0] ? than[1] - key[1] : than[0] - key[0];
-      at = Math.min(at, Math.max(posted + sliceOf(job), now + Math.max(0, behind) + 1));
+      at = Math.min(at, Math.max(posted + sliceFor(job, than), now + Math.max(0, behind) + 1));
     }
     if (at === Infinity) return;
     this.#recheck = setTimeout(() => this.#dispatch(), Math.max(1, at - now));

@@ -30,7 +30,6 @@ const SKIPPED = new Set([
   'dist',
   '.conformance',
   'conformance-results',
-  '.nodes',
   'test',
   'bench',
 ]);

@@ -31,13 +31,15 @@ const compare = (a: Key, b: Key): number => a[0] - b[0] || a[1] - b[1] || a[2] -
  */
 const sliceFor = (job: Job, waiting: Key): number => (waiting[1] < SLICE_MS ? SLICE_MS : sliceOf(job));
 
+/** Search ids are unique in the process, like thread ids: events from several pools cannot be confused. */
+let sessionIds = 0;
+
 export class MatchPool implements PoolDoor {
   readonly #threads: ThreadStock;
   readonly #waiting: Job[] = [];
   readonly #running = new Set<Job>();
   readonly #owners = new Map<string, Owner>();
   #recheck: NodeJS.Timeout | undefined;
-  #sessions = 0;
   #requests = 0;
   #seq = 0;
 
@@ -52,7 +54,7 @@ export class MatchPool implements PoolDoor {
       this.#owners.set(options.owner, owner);
     }
     owner.sessions++;
-    return new MatchSession(this, ++this.#sessions, owner, options);
+    return new MatchSession(this, ++sessionIds, owner, options);
   }
 
   leave(session: MatchSession): void {

@@ -6,6 +6,8 @@ import { MatchThread } from './match-thread.js';
 
 /** An idle thread is ended after this long without work (a new one starts in a few tens of ms). */
 const IDLE_MS = 30_000;
+/** Thread ids are unique in the process, so that events from several pools (several servers) cannot be confused. */
+let threadIds = 0;
 
 export class ThreadStock {
   readonly #capacity: number;
@@ -14,7 +16,6 @@ export class ThreadStock {
   readonly #threads = new Set<MatchThread>();
   readonly #idle: MatchThread[] = [];
   #spare: MatchThread | undefined;
-  #ids = 0;
 
   constructor(capacity: number, previewChars: number) {
     this.#capacity = capacity;
@@ -62,7 +63,7 @@ export class ThreadStock {
   }
 
   #spawn(): MatchThread {
-    return new MatchThread(++this.#ids, this.#previewChars, (ended) => {
+    return new MatchThread(++threadIds, this.#previewChars, (ended) => {
       this.#forget(ended);
       publish(() => ({ event: 'thread-exit', thread: ended.id }));
     });

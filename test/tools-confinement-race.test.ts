@@ -2,8 +2,6 @@
 // it while every file tool runs in a loop; nothing from outside may ever appear in an answer.
 
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,50 +17,19 @@ import { searchPack } from '../src/tools/search/index.js';
 import { readCandidate } from '../src/tools/search/read-candidate.js';
 import { walkFiles, type Candidate } from '../src/tools/search/walk.js';
 import { connect, modern, testServer, type RawClient } from './support/harness.js';
+import { put, startSwapper } from './support/swapper.js';
 
 /** In every outside file's content and in outside names: it must never reach an answer. */
 const SECRET = 'SECRET_d1_7f3a9c';
-/** The swapper stops by itself after this long or this many swaps; normally the test stops it much sooner. */
-const SWAP_MS = 120_000;
-const MAX_SWAPS = 50_000_000;
 /** Rounds of calls: at least MIN_ROUNDS, then until every probe has seen the real directory REACHED times. */
 const MIN_ROUNDS = 100;
 const REACHED = 3;
 const MAX_ROUNDS = 3000;
 const CALL_WAIT_MS = 30_000;
 
-/**
- * The swapper: `sw` is a real directory and `sw-alt` a symbolic link to the outside twin; each turn renames the
- * directory away, the link into its place, then both back (rename is atomic; without renameat2's exchange there is a
- * moment with no `sw` at all). A few stat calls hold the real directory in place a little longer, so that calls also
- * succeed often enough to show the test is not vacuous. It prints "ready" first.
- */
-const SWAPPER = `
-const { renameSync, statSync } = require('node:fs');
-const { join } = require('node:path');
-const [root, ms, max] = process.argv.slice(1);
-const sw = join(root, 'sw'), alt = join(root, 'sw-alt'), tmp = join(root, 'sw-tmp');
-process.stdout.write('ready\\n');
-const end = Date.now() + Number(ms);
-let swaps = 0;
-while (swaps < Number(max) && Date.now() < end) {
-  renameSync(sw, tmp);
-  renameSync(alt, sw);
-  renameSync(sw, alt);
-  renameSync(tmp, sw);
-  for (let i = 0; i < 4; i++) statSync(sw);
-  swaps++;
-}
-`;
-
 let base: string;
 let root: string;
 let client: RawClient;
-
-async function put(path: string, content: string): Promise<void> {
-  await fs.mkdir(join(path, '..'), { recursive: true });
-  await fs.writeFile(path, content);
-}
 
 before(async () => {
   base = await fs.realpath(await fs.mkdtemp(join(tmpdir(), 'toolwire-race-')));
@@ -182,42 +149,18 @@ const kindOf = (message: string): string =>
     .split(/[;(]/)[0]
     ?.trim() ?? message;
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
-  await exited;
-}
-
 describe('D1: confinement while the file system changes', () => {
   it('D1 a directory swapped with a symbolic link to outside never lets read_file, list_directory, search_code or analyze_csv answer with outside content', async (t) => {
     const tallies = new Map<string, Tally>(
       PROBES.map((probe) => [probe.label, { reached: 0, refused: 0, leaks: 0, unexpected: [] }]),
     );
-    const child = spawn(process.execPath, ['-e', SWAPPER, root, String(SWAP_MS), String(MAX_SWAPS)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let output = '';
-    child.stdout?.setEncoding('utf8');
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: string) => {
-        output += chunk;
-        if (output.includes('ready\n')) resolve();
-      });
-      child.once('exit', () => reject(new Error(`the swapper exited before it was ready: ${output}`)));
-    });
-    const exited = once(child, 'exit');
-    let running = true;
-    void exited.then(() => {
-      running = false;
-    });
     let rounds = 0;
     const kinds = new Map<string, number>();
+    const swapper = await startSwapper(root);
     try {
-      await ready;
       const enough = (): boolean =>
         rounds >= MIN_ROUNDS && [...tallies.values()].every((tally) => tally.reached >= REACHED);
-      while (running && rounds < MAX_ROUNDS && !enough()) {
+      while (swapper.running() && rounds < MAX_ROUNDS && !enough()) {
         rounds++;
         const answers = await Promise.all(PROBES.map((probe) => probe.run()));
         answers.forEach((result, index) => {
@@ -236,7 +179,7 @@ describe('D1: confinement while the file system changes', () => {
         });
       }
     } finally {
-      await stopChild(child);
+      await swapper.stop();
     }
     t.diagnostic(`${rounds} rounds of ${PROBES.length} calls`);
     for (const [label, tally] of tallies) {

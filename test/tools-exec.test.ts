@@ -36,10 +36,14 @@ before(async () => {
 after(() => rmSync(root, { recursive: true, force: true }));
 
 /** A client connected to a server with the exec pack created from `raw` config. */
-async function execClient(raw: JsonObject, timeouts: Record<string, number> = {}): Promise<RawClient> {
+async function execClient(
+  raw: JsonObject,
+  timeouts: Record<string, number> = {},
+  confinedTo: Roots = roots,
+): Promise<RawClient> {
   const config = execPack.parseConfig(raw, 'packs.exec');
   const server = testServer();
-  for (const tool of execPack.create(config, { roots, logger: capturingLogger(), timeouts }))
+  for (const tool of execPack.create(config, { roots: confinedTo, logger: capturingLogger(), timeouts }))
     server.tool(tool);
   return connect(server);
 }
@@ -271,6 +275,38 @@ describe('exec pack: execute_command', () => {
     assert.equal(inSub.structuredContent?.stdout, `${join(root, 'sub')}\n`);
     assert.equal(inSub.structuredContent?.cwd, join(root, 'sub'));
   });
+
+  it('runs in the working directory also where opened directories are verified by re-resolving (no /proc)', async () => {
+    const recheck = await Roots.create([root], { verification: 'inode-recheck' });
+    const client = await execClient({ allowlist: ['pwd'] }, {}, recheck);
+    const inSub = await run(client, { command: 'pwd', cwd: 'sub' });
+    assert.equal(inSub.structuredContent?.stdout, `${join(root, 'sub')}\n`);
+    assert.equal(inSub.structuredContent?.cwd, join(root, 'sub'));
+  });
+
+  it(
+    'D1 the program does not inherit the verified handle of its working directory',
+    { skip: !HAS_PROC && 'needs /proc' },
+    async () => {
+      // The handle (O_CLOEXEC) is what the program starts in, through /proc/self/fd/N; after execve it must be gone.
+      const client = await execClient({ allowlist: ['sh'] });
+      const result = await run(client, {
+        command: 'sh',
+        args: ['-c', 'for fd in /proc/$$/fd/*; do readlink "$fd"; done; pwd'],
+        cwd: 'sub',
+      });
+      const lines = String(result.structuredContent?.stdout).trim().split('\n');
+      assert.equal(lines.at(-1), join(root, 'sub'));
+      assert.ok(
+        lines.some((target) => target.startsWith('pipe:')),
+        `the listing shows the program's descriptors: ${lines.join(', ')}`,
+      );
+      assert.deepEqual(
+        lines.slice(0, -1).filter((target) => target.startsWith(root)),
+        [],
+      );
+    },
+  );
 
   const badCwd: [string, (root: string) => string][] = [
     ['/etc', (r) => `cwd: path "/etc" is outside the allowed roots (${r}); use a path inside them`],

@@ -4,8 +4,10 @@ import { delimiter } from 'node:path';
 import type { CallToolResult } from '../../protocol/index.js';
 import { ToolError, defineTool, type ToolConfig } from '../../server/index.js';
 import type { PackEnvironment } from '../pack.js';
+import type { ResolvedPath } from '../roots.js';
 import { DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, type ExecConfig } from './config.js';
 import { runProcess, type RunOutcome } from './run-process.js';
+import { openWorkingDirectory } from './working-directory.js';
 
 export const EXECUTE_COMMAND = 'execute_command';
 export const MAX_ARGS = 256;
@@ -173,20 +175,25 @@ export function createExecuteCommandTool(config: ExecConfig, environment: PackEn
         );
       }
       checkArgs(args);
-      let cwd: string;
+      const shown = (input.cwd as string | undefined) ?? '.';
+      let resolved: ResolvedPath;
       try {
-        cwd = (await environment.roots.resolve(input.cwd ?? '.', 'directory')).real;
+        resolved = await environment.roots.resolve(shown, 'directory');
       } catch (error) {
         if (error instanceof ToolError) throw new ToolError(`cwd: ${error.message}`);
         throw error;
       }
-      ctx.progress(0, timeoutMs, `started ${command}`);
-      const started = Date.now();
-      const ticker = setInterval(() => {
-        const elapsed = Date.now() - started;
-        ctx.progress(elapsed, timeoutMs, `${command} running for ${Math.round(elapsed / 1000)} s`);
-      }, PROGRESS_EVERY_MS);
+      // The checked path is only where to look: the program starts in the directory opened and verified here (a
+      // directory on the way swapped for a link since the check would otherwise start it outside the roots).
+      const cwd = await openWorkingDirectory(resolved, shown);
+      let ticker: NodeJS.Timeout | undefined;
       try {
+        ctx.progress(0, timeoutMs, `started ${command}`);
+        const started = Date.now();
+        ticker = setInterval(() => {
+          const elapsed = Date.now() - started;
+          ctx.progress(elapsed, timeoutMs, `${command} running for ${Math.round(elapsed / 1000)} s`);
+        }, PROGRESS_EVERY_MS);
         const outcome = await runProcess({
           file,
           args,
@@ -197,9 +204,11 @@ export function createExecuteCommandTool(config: ExecConfig, environment: PackEn
           maxOutputBytes: config.maxOutputBytes,
           signal: ctx.signal,
         });
-        return toResult(command, args, cwd, outcome);
+        return toResult(command, args, cwd.real, outcome);
       } finally {
         clearInterval(ticker);
+        // runProcess closes it as soon as the program has started (or could not); this covers a failure before.
+        await cwd.close();
       }
     },
   }) as unknown as ToolConfig; // erase the argument types for the pack's list

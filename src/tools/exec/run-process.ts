@@ -4,12 +4,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { ToolError } from '../../server/index.js';
 import { CappedOutput } from './capped-output.js';
+import type { WorkingDirectory } from './working-directory.js';
 
 export interface RunOptions {
   /** Absolute path of the program. */
   file: string;
   args: readonly string[];
-  cwd: string;
+  /** Opened and verified; runProcess confirms it once the program has started, and closes it. */
+  cwd: WorkingDirectory;
   env: Readonly<Record<string, string>>;
   timeoutMs: number;
   killGraceMs: number;
@@ -53,26 +55,55 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /**
  * Spawns `file` directly (shell: false, so metacharacters in arguments are plain bytes) as the leader of a new
- * process group (detached). On timeout or abort the group gets SIGTERM, then SIGKILL after killGraceMs; when the
- * leader exits on its own, whatever it left in the group (background jobs) gets SIGKILL at once.
+ * process group (detached), in the verified working directory. On timeout or abort the group gets SIGTERM, then
+ * SIGKILL after killGraceMs; when the leader exits on its own, whatever it left in the group (background jobs) gets
+ * SIGKILL at once. A working directory that turns out, once the program started, to have led outside the roots
+ * (the 'inode-recheck' fallback only) kills the group at once and refuses the call, with none of its output.
  */
-export function runProcess(options: RunOptions): Promise<RunOutcome> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let child: ChildProcess;
+export async function runProcess(options: RunOptions): Promise<RunOutcome> {
+  const { cwd } = options;
+  const started = performance.now();
+  let child: ChildProcess;
+  try {
+    // With cwd.path = /proc/self/fd/N, libuv's child puts its stdio on 0-2 before the chdir; N is above them (Node
+    // keeps 0-2 open), and were it not, the chdir would meet /dev/null or a pipe and fail (ENOTDIR): it can fail,
+    // never run the program elsewhere.
+    child = spawn(options.file, options.args, {
+      cwd: cwd.path,
+      env: options.env,
+      shell: false,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (error) {
     try {
-      child = spawn(options.file, options.args, {
-        cwd: options.cwd,
-        env: options.env,
-        shell: false,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-      });
-    } catch (error) {
-      reject(spawnFailure(options.file, error));
-      return;
+      // A working directory that changed on the way is what went wrong, rather than how the start failed.
+      await cwd.confirm();
+    } finally {
+      await cwd.close();
     }
+    throw spawnFailure(options.file, error);
+  }
+  // Watched from now on: the program may exit, or fail to start, while the check below waits.
+  const outcome = supervise(child, options, started);
+  outcome.catch(() => {}); // awaited below; this only keeps a rejection meanwhile from counting as unhandled
+  try {
+    await cwd.confirm();
+  } catch (refusal) {
+    signalGroup(child, 'SIGKILL');
+    await outcome.catch(() => {});
+    throw refusal;
+  } finally {
+    // The program has its own working directory now: the handle is not kept while it runs.
+    await cwd.close();
+  }
+  return outcome;
+}
+
+/** Collects the output of a started program, and stops its group as runProcess describes. */
+function supervise(child: ChildProcess, options: RunOptions, started: number): Promise<RunOutcome> {
+  return new Promise((resolve, reject) => {
     const stdout = new CappedOutput(options.maxOutputBytes);
     const stderr = new CappedOutput(options.maxOutputBytes);
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));

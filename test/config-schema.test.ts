@@ -114,7 +114,7 @@ function cases(schema: Schema, path: string[] = []): Array<Verdict & { name: str
 
 /** True when `message` refuses the key at `path` because of its relation to a sibling key, or the reverse. */
 function relative(path: string, message: string): boolean {
-  const match = /^(\S+) \(-?\d+\) must be at least (\S+) \(-?\d+\)/.exec(message);
+  const match = /^(\S+) \(-?\d+\) must be at least (\S+) \(-?\d+(?:, its default)?\)/.exec(message);
   if (match === null) return false;
   const [a, b] = [match[1] as string, match[2] as string];
   const parent = (key: string): string => key.slice(0, key.lastIndexOf('.'));

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { copyFile, mkdir } from 'node:fs/promises';
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -76,7 +76,7 @@ const STARTUP_CASES: readonly StartupCase[] = [
     name: 'an unknown key in "http"',
     config: { http: { allowedHost: ['mcp.example.com'] } },
     message: () =>
-      'toolwire: http has an unknown key "allowedHost"; allowed keys: allowedHosts, allowedOrigins, dnsRebindingProtection, cors, maxBodyBytes, maxJsonDepth, requestTimeoutMs, path, legacy',
+      'toolwire: http has an unknown key "allowedHost"; allowed keys: allowedHosts, allowedOrigins, dnsRebindingProtection, cors, maxBodyBytes, maxBufferedBodyBytes, maxJsonDepth, requestTimeoutMs, bodyTimeoutMs, bodyIdleTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections, hardMaxConnections, retryAfterSeconds, path, legacy',
   },
   {
     name: 'a legacy session limit of 0 in "http"',
@@ -106,6 +106,24 @@ const STARTUP_CASES: readonly StartupCase[] = [
     args: ['--http', '127.0.0.1:0', '--allowed-hosts', 'mcp.example.com,bad host'],
     message: () =>
       'toolwire: --allowed-hosts[1] must be a host name or address, with an optional port, as clients send it in the Host header (like "mcp.example.com", "mcp.example.com:8443" or "[::1]:3333"); got "bad host"',
+  },
+  {
+    name: 'a hard connection cap below the soft one in "http"',
+    config: { http: { maxConnections: 10, hardMaxConnections: 5 } },
+    message: () => 'toolwire: http.hardMaxConnections (5) must be at least http.maxConnections (10)',
+  },
+  {
+    name: 'a body buffer smaller than the body limit, the buffer from a flag and the limit from the file',
+    config: { http: { maxBodyBytes: 8_388_608 } },
+    args: ['--http', '127.0.0.1:0', '--max-buffered-body-bytes', '5000000'],
+    message: () =>
+      'toolwire: --max-buffered-body-bytes (5000000) must be at least http.maxBodyBytes (8388608)',
+  },
+  {
+    name: 'a body buffer smaller than the default body limit (--max-buffered-body-bytes)',
+    args: ['--http', '127.0.0.1:0', '--max-buffered-body-bytes', '1000'],
+    message: () =>
+      'toolwire: --max-buffered-body-bytes (1000) must be at least --max-body-bytes (4194304, its default)',
   },
   {
     name: 'an HTTP flag without --http',
@@ -217,7 +235,12 @@ interface HttpAnswer {
 }
 
 /** A modern server/discover POST with the headers given (node:http, so Host can be any name), padded to `bytes`. */
-function discover(url: string, headers: Record<string, string>, bytes = 0): Promise<HttpAnswer> {
+function discover(
+  url: string,
+  headers: Record<string, string>,
+  bytes = 0,
+  agent?: Agent,
+): Promise<HttpAnswer> {
   const message = {
     jsonrpc: '2.0',
     id: 1,
@@ -238,6 +261,7 @@ function discover(url: string, headers: Record<string, string>, bytes = 0): Prom
       url,
       {
         method: 'POST',
+        ...(agent !== undefined && { agent }),
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
@@ -305,6 +329,26 @@ describe(
         (JSON.parse(big.body) as { error: { message: string } }).error.message,
         'Payload Too Large: the body exceeds 600 bytes',
       );
+    });
+
+    it('the connection-level limits reach the node:http server: --max-connections 1 answers a second connection 503 with --retry-after-seconds', async () => {
+      const server = await startHttpServe(
+        ['--max-connections', '1', '--retry-after-seconds', '7', '--keep-alive-timeout-ms', '60000'],
+        process.env,
+      );
+      servers.push(server);
+      const first = new Agent({ keepAlive: true, maxSockets: 1 });
+      const second = new Agent({ keepAlive: false });
+      try {
+        assert.equal((await discover(server.url, {}, 0, first)).status, 200);
+        // The first connection stays open (keep-alive), so this one is over the cap.
+        const refused = await discover(server.url, {}, 0, second);
+        assert.equal(refused.status, 503, refused.body);
+        assert.equal(refused.headers['retry-after'], '7');
+      } finally {
+        first.destroy();
+        second.destroy();
+      }
     });
   },
 );

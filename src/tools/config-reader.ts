@@ -250,26 +250,6 @@ export class ConfigReader {
     return out;
   }
 
-  /**
-   * Refuses `value` of key `name` below `floor`, the value of the sibling key `floorName` (a bound JSON Schema
-   * draft-07 cannot state; the schema's description says it instead). Returns the value.
-   */
-  atLeast(name: string, value: number, floorName: string, floor: number, why?: string): number {
-    if (this.#record !== undefined) {
-      const field = this.#record.fields.get(name);
-      if (field !== undefined) {
-        const text = typeof field.description === 'string' ? `${field.description} ` : '';
-        field.description = `${text}At least ${floorName}.`;
-      }
-    }
-    if (value < floor) {
-      throw new ConfigError(
-        `${this.name(name)} (${value}) must be at least ${this.name(floorName)} (${floor})${why === undefined ? '' : `: ${why}`}`,
-      );
-    }
-    return value;
-  }
-
   /** A nested object with keys of its own, read by the reader returned. */
   section(name: string, allowedKeys: readonly string[]): ConfigReader {
     this.#record?.delegated.add(name);

@@ -3,181 +3,14 @@
 
 import {
   DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_PATH,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  LEGACY_DEFAULTS,
+  DEFAULT_MAX_CONNECTIONS,
   type HttpOptions,
 } from '../transports/http/options.js';
 import { ConfigReader } from './config-reader.js';
+import { HTTP_FIELDS, type HttpField } from './http-fields.js';
+import { ConfigError } from './pack.js';
 
-const MiB = 1024 * 1024;
-const DAY_MS = 86_400_000;
-
-type FieldKind =
-  | { kind: 'integer'; fallback: number | undefined; min: number; max: number; unit: string }
-  | { kind: 'boolean'; fallback: boolean }
-  | {
-      kind: 'list';
-      fallback: readonly string[] | undefined;
-      maxItems: number;
-      check: (item: string) => string | undefined;
-    }
-  | { kind: 'string'; fallback: string; expected: string; check: (value: string) => boolean };
-
-/** One setting: its dotted path in "http" (at most one level of nesting), what it accepts and what it is for. */
-export type HttpField = FieldKind & { path: string; description: string };
-
-const HOST_NAME =
-  /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
-const IPV6 = /^\[[0-9A-Fa-f:.]{2,45}\]$/;
-
-/** "name", "name:port", "[v6]" or "[v6]:port": what a Host header carries. */
-const hostProblem = (entry: string): string | undefined => {
-  const match = /^(.*?)(?::(\d{1,5}))?$/.exec(entry);
-  const host = match?.[1] ?? '';
-  const port = match?.[2] === undefined ? 0 : Number(match[2]);
-  return (HOST_NAME.test(host) || IPV6.test(host)) && port <= 65_535
-    ? undefined
-    : 'must be a host name or address, with an optional port, as clients send it in the Host header (like "mcp.example.com", "mcp.example.com:8443" or "[::1]:3333")';
-};
-
-/** An origin as browsers send it: http(s), host, optional port, nothing else; "*" too where `star` allows it. */
-const originProblem =
-  (star: boolean) =>
-  (entry: string): string | undefined => {
-    if (star && entry === '*') return undefined;
-    const url = URL.canParse(entry) ? new URL(entry) : undefined;
-    const ok =
-      url !== undefined &&
-      (url.protocol === 'http:' || url.protocol === 'https:') &&
-      url.username === '' &&
-      url.password === '' &&
-      url.pathname === '/' &&
-      url.search === '' &&
-      url.hash === '' &&
-      !entry.endsWith('?') &&
-      !entry.endsWith('#');
-    return ok
-      ? undefined
-      : `must be an origin (scheme, host and optional port) like "https://app.example.com"${star ? ', or "*"' : ''}`;
-  };
-
-/** Every setting of the "http" section, in the order the schema and `toolwire serve --help` list them. */
-export const HTTP_FIELDS: readonly HttpField[] = [
-  {
-    path: 'allowedHosts',
-    kind: 'list',
-    fallback: undefined,
-    maxItems: 256,
-    check: hostProblem,
-    description:
-      'Host header values the server answers (DNS rebinding protection). Default on a loopback address: localhost, 127.0.0.1 and [::1] on any port; on any other address set it to the names clients use.',
-  },
-  {
-    path: 'allowedOrigins',
-    kind: 'list',
-    fallback: [],
-    maxItems: 256,
-    check: originProblem(false),
-    description:
-      "Origin header values accepted besides the server's own loopback origin (requests from web pages of other origins get 403).",
-  },
-  {
-    path: 'dnsRebindingProtection',
-    kind: 'boolean',
-    fallback: true,
-    description:
-      'Check the Host and Origin headers. Turning it off logs a warning: any web page could then reach the server.',
-  },
-  {
-    path: 'cors.origins',
-    kind: 'list',
-    fallback: [],
-    maxItems: 256,
-    check: originProblem(true),
-    description:
-      'Origins that get CORS headers, for browser clients on other origins ("*" for every origin, with a warning). Default: none, no CORS headers at all.',
-  },
-  {
-    path: 'maxBodyBytes',
-    kind: 'integer',
-    fallback: DEFAULT_MAX_BODY_BYTES,
-    min: 1,
-    max: 1024 * MiB,
-    unit: 'bytes',
-    description: 'The largest request body; larger ones get 413.',
-  },
-  {
-    path: 'maxJsonDepth',
-    kind: 'integer',
-    fallback: undefined,
-    min: 1,
-    max: 1_000,
-    unit: 'levels',
-    description: "The deepest JSON nesting accepted; deeper bodies get 400. Default: the server's (64).",
-  },
-  {
-    path: 'requestTimeoutMs',
-    kind: 'integer',
-    fallback: DEFAULT_REQUEST_TIMEOUT_MS,
-    min: 1,
-    max: DAY_MS,
-    unit: 'milliseconds',
-    description: 'The wall-clock limit of one request (subscriptions/listen and GET streams are exempt).',
-  },
-  {
-    path: 'path',
-    kind: 'string',
-    fallback: DEFAULT_PATH,
-    expected: 'a URL path starting with "/", without "?" or "#", like "/mcp"',
-    check: (value) => /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/.test(value),
-    description: 'The MCP endpoint.',
-  },
-  {
-    path: 'legacy.enabled',
-    kind: 'boolean',
-    fallback: true,
-    description:
-      'Serve clients of MCP 2024-11-05 … 2025-11-25 (the initialize handshake) on the same endpoint.',
-  },
-  {
-    path: 'legacy.maxSessions',
-    kind: 'integer',
-    fallback: LEGACY_DEFAULTS.maxSessions,
-    min: 1,
-    max: 1_000_000,
-    unit: 'sessions',
-    description: 'Legacy sessions open at once; one more initialize gets 503.',
-  },
-  {
-    path: 'legacy.idleTimeoutMs',
-    kind: 'integer',
-    fallback: LEGACY_DEFAULTS.idleTimeoutMs,
-    min: 1_000,
-    max: DAY_MS,
-    unit: 'milliseconds',
-    description:
-      'A legacy session with no request, no open stream and nothing in flight for this long is ended.',
-  },
-  {
-    path: 'legacy.maxEventsPerStream',
-    kind: 'integer',
-    fallback: LEGACY_DEFAULTS.maxEventsPerStream,
-    min: 1,
-    max: 100_000,
-    unit: 'events',
-    description: 'Events kept per SSE stream for replay with Last-Event-ID (the oldest are dropped first).',
-  },
-  {
-    path: 'legacy.retryMs',
-    kind: 'integer',
-    fallback: LEGACY_DEFAULTS.retryMs,
-    min: 1,
-    max: 3_600_000,
-    unit: 'milliseconds',
-    description: 'The SSE retry sent when a 2025-11-25 request closes its stream to be polled.',
-  },
-];
+export { HTTP_FIELDS, type HttpField } from './http-fields.js';
 
 /** Keys of the "http" object, or of one of its sections ("cors", "legacy"). */
 const keysIn = (section: string | undefined): string[] => [
@@ -207,6 +40,27 @@ function readField(read: ConfigReader, name: string, field: HttpField): unknown 
   }
 }
 
+/** Limits bounded below by another limit (JSON Schema draft-07 cannot say so): [limit, floor, the floor's default]. */
+const RELATIONS = [
+  ['maxBufferedBodyBytes', 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES],
+  ['hardMaxConnections', 'maxConnections', DEFAULT_MAX_CONNECTIONS],
+] as const;
+
+/** Refuses a limit below its floor, naming both as the user wrote them (a key of the file, or a flag). */
+function checkRelations(values: HttpValues, nameOf: (path: string) => string): void {
+  for (const [path, floorPath, floorDefault] of RELATIONS) {
+    const value = values.get(path) as number | undefined; // integers, as HTTP_FIELDS reads them
+    if (value === undefined) continue;
+    const floor = (values.get(floorPath) as number | undefined) ?? floorDefault;
+    if (value < floor) {
+      const which = values.has(floorPath) ? '' : ', its default';
+      throw new ConfigError(
+        `${nameOf(path)} (${value}) must be at least ${nameOf(floorPath)} (${floor}${which})`,
+      );
+    }
+  }
+}
+
 /** Reads the "http" object (or the flags' object of the same shape) into values by dotted path. */
 export function readHttpSection(read: ConfigReader): Map<string, unknown> {
   const values = new Map<string, unknown>();
@@ -224,6 +78,7 @@ export function readHttpSection(read: ConfigReader): Map<string, unknown> {
     const value = readField(reader, name, field);
     if (reader.given(name)) values.set(field.path, value);
   }
+  checkRelations(values, (path) => read.name(path));
   return values;
 }
 
@@ -264,6 +119,13 @@ export function readHttpFlags(given: ReadonlyMap<string, readonly string[]>): Ma
   );
 }
 
+/** The file's values with the flags' over them, the relations checked again on the whole. */
+export function mergeHttp(file: HttpValues, flags: HttpValues): HttpValues {
+  const merged = new Map([...file, ...flags]);
+  checkRelations(merged, (path) => (flags.has(path) ? flagOf(path) : `http.${path}`));
+  return merged;
+}
+
 /** The transport's options from the values read (file first, flags over it). */
 export function toHttpOptions(values: HttpValues): HttpOptions {
   const get = <T>(path: string): T | undefined => values.get(path) as T | undefined; // typed by HTTP_FIELDS
@@ -278,14 +140,32 @@ export function toHttpOptions(values: HttpValues): HttpOptions {
   if (protect !== undefined) options.dnsRebindingProtection = protect;
   const cors = get<string[]>('cors.origins');
   if (cors !== undefined) options.cors = cors.length === 0 ? false : { origins: cors };
-  for (const limit of ['maxBodyBytes', 'maxJsonDepth', 'requestTimeoutMs'] as const) {
+  for (const limit of [
+    'maxBodyBytes',
+    'maxBufferedBodyBytes',
+    'maxJsonDepth',
+    'requestTimeoutMs',
+    'bodyTimeoutMs',
+    'bodyIdleTimeoutMs',
+    'headersTimeoutMs',
+    'keepAliveTimeoutMs',
+    'maxConnections',
+    'hardMaxConnections',
+    'retryAfterSeconds',
+  ] as const) {
     const value = get<number>(limit);
     if (value !== undefined) options[limit] = value;
   }
   if (get<boolean>('legacy.enabled') === false) options.legacy = false;
   else {
     const legacy: Exclude<HttpOptions['legacy'], boolean | undefined> = {};
-    for (const limit of ['maxSessions', 'idleTimeoutMs', 'maxEventsPerStream', 'retryMs'] as const) {
+    for (const limit of [
+      'maxSessions',
+      'maxSessionsPerAddress',
+      'idleTimeoutMs',
+      'maxEventsPerStream',
+      'retryMs',
+    ] as const) {
       const value = get<number>(`legacy.${limit}`);
       if (value !== undefined) legacy[limit] = value;
     }

@@ -11,6 +11,7 @@ import type { HttpOptions } from '../transports/http/index.js';
 import { ConfigReader } from './config-reader.js';
 import {
   httpSectionReader,
+  mergeHttp,
   readHttpFlags,
   readHttpSection,
   toHttpOptions,
@@ -182,7 +183,7 @@ export async function loadServeConfig(
     settings.config === undefined
       ? readServeConfig(undefined, settings.cwd)
       : await readConfigFile(settings.config, settings.cwd);
-  const http = toHttpOptions(new Map([...file.http, ...readHttpFlags(settings.http ?? new Map())]));
+  const http = toHttpOptions(mergeHttp(file.http, readHttpFlags(settings.http ?? new Map())));
   const entries = splitEntries(settings.tools?.length ? settings.tools : (file.tools ?? DEFAULT_PACKS));
   const rootList = settings.roots?.length
     ? settings.roots.map((root) => resolve(settings.cwd, root))

@@ -1,10 +1,10 @@
 // What a flood of slow or many clients can take from the HTTP transport (threats A3, A8): the shared budget of
 // request-body bytes, the header and body clocks, and the open-connection caps. Real sockets on 127.0.0.1 (port 0),
-// raw bytes so that every stall is the test's to choose.
+// raw bytes so that every stall is the test's to choose (support/raw-socket.ts).
 
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { McpServer, silentLogger } from '../src/index.js';
 import { listenHttp, type HttpOptions } from '../src/transports/http/index.js';
@@ -15,80 +15,7 @@ import { createNodeServer } from '../src/transports/http/node-server.js';
 import { resolveHttpOptions } from '../src/transports/http/options.js';
 import { deferred } from './support/harness.js';
 import { waitFor } from './support/poll.js';
-
-const MODERN = '2026-07-28';
-const META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-const KIB = 1024;
-
-const listBody = (id: number): string =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: META } });
-
-/** The request head of a modern tools/list POST; `length` undefined sends the body chunked. */
-const head = (port: number, length: number | undefined, method = 'tools/list'): string =>
-  `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-  `Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: ${MODERN}\r\nMcp-Method: ${method}\r\n` +
-  (length === undefined ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${length}\r\n`) +
-  '\r\n';
-
-const chunk = (bytes: number): string => `${bytes.toString(16)}\r\n${'x'.repeat(bytes)}\r\n`;
-
-interface RawConnection {
-  socket: Socket;
-  /** Everything the server sent until it closed the connection. */
-  closed: Promise<string>;
-  /** Resolves with the text received so far once `pattern` appears in it. */
-  received(pattern: RegExp): Promise<string>;
-}
-
-/** A raw TCP connection to the server; `first` is written once connected. */
-function open(port: number, first?: string): Promise<RawConnection> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    const waiters: Array<{ pattern: RegExp; resolve: (text: string) => void }> = [];
-    const closed = deferred<string>();
-    socket.setEncoding('utf8');
-    socket.on('data', (data: string) => {
-      text += data;
-      for (const waiter of [...waiters]) {
-        if (!waiter.pattern.test(text)) continue;
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(text);
-      }
-    });
-    socket.on('error', () => undefined); // a reset is one of the outcomes under test
-    socket.on('close', () => closed.resolve(text));
-    socket.once('connect', () => {
-      if (first !== undefined) socket.write(first);
-      resolve({
-        socket,
-        closed: closed.promise,
-        received: (pattern) =>
-          pattern.test(text)
-            ? Promise.resolve(text)
-            : new Promise((done) => waiters.push({ pattern, resolve: done })),
-      });
-    });
-    socket.once('error', reject);
-  });
-}
-
-/** One complete tools/list exchange on a fresh connection; returns the raw response. */
-async function list(port: number): Promise<string> {
-  const body = listBody(1);
-  const connection = await open(port, `${head(port, Buffer.byteLength(body))}${body}`);
-  const text = await connection.received(/\r\n\r\n\{.*\}$/s);
-  connection.socket.destroy();
-  return text;
-}
-
-/** The JSON-RPC error message of a raw response. */
-const errorMessage = (response: string): string =>
-  (JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as { error: { message: string } }).error
-    .message;
+import { KIB, META, MODERN, chunk, errorMessage, head, list, listBody, open } from './support/raw-socket.js';
 
 const testServer = (): McpServer =>
   new McpServer({ name: 'limits', version: '1.0.0' }, { logger: silentLogger });

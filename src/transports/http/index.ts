@@ -4,4 +4,5 @@
 export { createNodeHandler } from './node-adapter.js';
 export { createFetchHandler } from './fetch-adapter.js';
 export { listenHttp, type HttpListening } from './listen.js';
+export { hardenNodeServer, type NodeServerOptions } from './node-server.js';
 export { type HttpOptions, type LegacyHttpOptions } from './options.js';

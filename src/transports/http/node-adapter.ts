@@ -162,7 +162,11 @@ export const nodeListener =
     void core.handle(new NodeExchange(req, res, core.context.bodyLimits));
   };
 
-/** A node:http request listener serving `server` (mount it on any http.Server or compatible framework). */
+/**
+ * A node:http request listener serving `server` (mount it on any http.Server or compatible framework). It bounds
+ * bodies and their clocks itself; the header and keep-alive timeouts and the connection caps live on the server,
+ * so pass that server to hardenNodeServer with the same options.
+ */
 export function createNodeHandler(
   server: McpServer,
   options?: HttpOptions,

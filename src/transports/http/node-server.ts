@@ -1,12 +1,17 @@
-// The node:http server listenHttp runs: receive timeouts set on purpose (not Node's 60 s / 300 s), and two caps on
-// open connections: past the soft one a request gets 503 with Retry-After, past the hard one a socket is dropped.
+// What a node:http server serving MCP needs beyond the request listener: receive timeouts set on purpose (not Node's
+// 60 s / 300 s) and two caps on open connections (past the soft one a request gets 503 with Retry-After, past the
+// hard one a socket is dropped). listenHttp applies them to its own server; hardenNodeServer to the user's.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
-import type { Logger } from '../../server/index.js';
-import type { ResolvedHttpOptions } from './options.js';
+import { Server as TlsServer } from 'node:tls';
+import { DefinitionError, stderrLogger, type Logger } from '../../server/index.js';
 import { NodeExchange } from './node-adapter.js';
+import { DEFAULT_BODY_TIMEOUT_MS, type HttpOptions, type ResolvedHttpOptions } from './options.js';
+import { limit, retryAfter } from './option-checks.js';
 import { sendBusy } from './respond.js';
+import { resolveServerOptions, type ResolvedServerOptions } from './server-options.js';
 
 /** node:http takes 0 for "no limit". */
 const nodeMs = (ms: number): number => (ms === Infinity ? 0 : ms);
@@ -58,36 +63,112 @@ class ConnectionCap {
   }
 }
 
+/** The events node:http hands a request to (with its response): the cap answers them before any listener does. */
+const REQUEST_EVENTS: ReadonlySet<string | symbol> = new Set([
+  'request',
+  'checkContinue',
+  'checkExpectation',
+]);
+
+/** Servers already given their settings: a second cap and a second emit wrapper would count every socket twice. */
+const hardened = new WeakSet<Server | HttpsServer>();
+
+/** The one path both listenHttp and hardenNodeServer take: the resolved settings applied to a server not yet listening. */
+function applyServerOptions(server: Server | HttpsServer, options: ResolvedServerOptions): void {
+  if (server.listening) {
+    throw new DefinitionError(
+      'HTTP transport: hardenNodeServer must be called before server.listen() (node:http starts its deadline checks when it starts listening, and connections opened before would not be counted)',
+    );
+  }
+  if (hardened.has(server)) {
+    throw new DefinitionError(
+      'HTTP transport: this server has its limits already (hardenNodeServer was called twice)',
+    );
+  }
+  hardened.add(server);
+  const { headersTimeoutMs, receiveTimeoutMs, keepAliveTimeoutMs, maxConnections, hardMaxConnections } =
+    options;
+  server.headersTimeout = nodeMs(headersTimeoutMs);
+  // node:http's requestTimeout runs from the first byte of a request to its last, and stops there: a response
+  // that streams for minutes is not cut. Headers plus body bounds exactly the receiving.
+  server.requestTimeout = nodeMs(receiveTimeoutMs);
+  // Not in @types/node as a property, but node:http reads it from the server when it starts listening.
+  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = checkingInterval(
+    headersTimeoutMs,
+    receiveTimeoutMs,
+  );
+  server.keepAliveTimeout = nodeMs(keepAliveTimeoutMs);
+  if (hardMaxConnections !== Infinity) server.maxConnections = hardMaxConnections;
+  const cap = new ConnectionCap(maxConnections, options.logger);
+  // An https server hands node:http the TLS socket (req.socket) in 'secureConnection'; 'connection' is the raw one.
+  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', cap.accept);
+  // The refusal must come before every request listener, including ones added later and the user's own: wrapping
+  // emit is the one place node:http goes through for each request.
+  // Its overloads differ between http and https; what it forwards is what node:http gave.
+  const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
+  server.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
+    if (REQUEST_EVENTS.has(event)) {
+      // node:http emits these events with (req, res), always.
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      if (cap.refuses(req.socket)) {
+        sendBusy(
+          new NodeExchange(req, res),
+          {},
+          options.retryAfterSeconds,
+          `too many open connections (limit ${maxConnections})`,
+        );
+        return true;
+      }
+    }
+    return emit(event, ...args);
+  }) as typeof server.emit; // the same signature, widened above
+}
+
+/** The HttpOptions hardenNodeServer reads; pass the same object as to createNodeHandler so both agree. */
+export type NodeServerOptions = Pick<
+  HttpOptions,
+  | 'headersTimeoutMs'
+  | 'keepAliveTimeoutMs'
+  | 'maxConnections'
+  | 'hardMaxConnections'
+  | 'bodyTimeoutMs'
+  | 'retryAfterSeconds'
+  | 'logger'
+>;
+
+/**
+ * Gives a node:http (or https) server you created yourself what listenHttp gives its own: the header, request and
+ * keep-alive timeouts, a deadline check every second at most, and the connection caps (503 with Retry-After past
+ * maxConnections, dropped on accept past hardMaxConnections). createNodeHandler alone bounds bodies but cannot
+ * reach the server these live on. Call it before server.listen(); it returns the server.
+ *
+ * @example
+ * const options = { maxConnections: 500 };
+ * const server = hardenNodeServer(createServer(createNodeHandler(mcp, options)), options);
+ * server.listen(3333, '127.0.0.1');
+ */
+export function hardenNodeServer<S extends Server | HttpsServer>(
+  server: S,
+  options: NodeServerOptions = {},
+): S {
+  const logger = options.logger ?? stderrLogger;
+  applyServerOptions(
+    server,
+    resolveServerOptions(options, {
+      bodyTimeoutMs: limit(options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs', logger),
+      retryAfterSeconds: retryAfter(options.retryAfterSeconds),
+      logger,
+    }),
+  );
+  return server;
+}
+
+/** listenHttp's server: `listener` on a fresh node:http server with the transport's settings. */
 export function createNodeServer(
   listener: (req: IncomingMessage, res: ServerResponse) => void,
   options: ResolvedHttpOptions,
 ): Server {
-  const { headersTimeoutMs, keepAliveTimeoutMs, maxConnections, hardMaxConnections } = options.server;
-  // node:http's requestTimeout runs from the first byte of a request to its last, and stops there: a response
-  // that streams for minutes is not cut. Headers plus body bounds exactly the receiving.
-  const requestMs = headersTimeoutMs + options.bodyTimeoutMs;
-  const cap = new ConnectionCap(maxConnections, options.logger);
-  const server = createServer(
-    {
-      headersTimeout: nodeMs(headersTimeoutMs),
-      requestTimeout: nodeMs(requestMs),
-      connectionsCheckingInterval: checkingInterval(headersTimeoutMs, requestMs),
-    },
-    (req, res) => {
-      if (!cap.refuses(req.socket)) {
-        listener(req, res);
-        return;
-      }
-      sendBusy(
-        new NodeExchange(req, res),
-        {},
-        options.retryAfterSeconds,
-        `too many open connections (limit ${maxConnections})`,
-      );
-    },
-  );
-  server.keepAliveTimeout = nodeMs(keepAliveTimeoutMs);
-  if (hardMaxConnections !== Infinity) server.maxConnections = hardMaxConnections;
-  server.on('connection', cap.accept);
+  const server = createServer(listener);
+  applyServerOptions(server, options.server);
   return server;
 }

@@ -1,7 +1,21 @@
 // HTTP transport options: the public shape, the documented defaults, and the loud warnings for opt-outs.
 
 import { DefinitionError, type Logger, type McpServer } from '../../server/index.js';
+import { atLeast, limit, retryAfter } from './option-checks.js';
 import { parseHostRule, type HostRule } from './security.js';
+import {
+  resolveServerOptions,
+  type ResolvedServerOptions,
+  type ServerLimitOptions,
+} from './server-options.js';
+
+export { DEFAULT_RETRY_AFTER_SECONDS } from './option-checks.js';
+export {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  type ResolvedServerOptions,
+} from './server-options.js';
 
 export interface LegacyHttpOptions {
   /**
@@ -27,7 +41,7 @@ export interface LegacyHttpOptions {
   retryMs?: number;
 }
 
-export interface HttpOptions {
+export interface HttpOptions extends ServerLimitOptions {
   /** The MCP endpoint. Default '/mcp'. */
   path?: string;
   /** Host allowlist ("host" or "host:port"). Default on loopback: localhost, 127.0.0.1 and [::1] on any port. */
@@ -56,31 +70,6 @@ export interface HttpOptions {
   bodyIdleTimeoutMs?: number;
   /** The Retry-After (seconds) of 503 answers to a full body buffer or connection cap. Default 1. */
   retryAfterSeconds?: number;
-  /**
-   * listenHttp only: time to receive a request's headers (node:http headersTimeout, which Node checks at most
-   * every second here, not every 30 s). A slow-header sender gets 408 and is disconnected. Default 10 s (Node's
-   * is 60 s): real clients send their headers in one packet. Headers plus body (bodyTimeoutMs) also become
-   * node:http's requestTimeout, which covers receiving the request only, never the response.
-   */
-  headersTimeoutMs?: number;
-  /**
-   * listenHttp only: how long an idle keep-alive connection stays open between requests. Default 5 s (Node's):
-   * long enough for a client's next call to reuse the connection, short enough that idle ones do not pile up
-   * against maxConnections.
-   */
-  keepAliveTimeoutMs?: number;
-  /**
-   * listenHttp only: open connections. One accepted beyond this gets 503 with Retry-After and Connection: close to
-   * its first request, so a well-behaved client learns to back off. Default 1,000: as many as the default
-   * maxSessions, each of which may hold a GET stream open.
-   */
-  maxConnections?: number;
-  /**
-   * listenHttp only: connections beyond this are closed on accept, without a word (node:http maxConnections). A 503
-   * still costs a socket until the request arrives (up to headersTimeoutMs); this bounds those. Default twice
-   * maxConnections.
-   */
-  hardMaxConnections?: number;
   /** Deepest JSON nesting accepted; deeper bodies get 400. Default: the server's (64). */
   maxJsonDepth?: number;
   /** Wall-clock limit of one request (subscriptions/listen and GET streams exempt). Default 120 s. */
@@ -116,7 +105,7 @@ export interface ResolvedHttpOptions {
   retryAfterSeconds: number;
   maxJsonDepth: number;
   requestTimeoutMs: number;
-  /** What listenHttp sets on its node:http server. */
+  /** What listenHttp (and hardenNodeServer) set on a node:http server. */
   server: ResolvedServerOptions;
   legacy: ResolvedLegacyOptions | undefined;
   logger: Logger;
@@ -124,22 +113,11 @@ export interface ResolvedHttpOptions {
   keepAliveMs: number;
 }
 
-export interface ResolvedServerOptions {
-  headersTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-  maxConnections: number;
-  hardMaxConnections: number;
-}
-
 export const DEFAULT_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_BUFFERED_BODY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 5_000;
-export const DEFAULT_RETRY_AFTER_SECONDS = 1;
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
-export const DEFAULT_MAX_CONNECTIONS = 1_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const LEGACY_DEFAULTS: ResolvedLegacyOptions = {
@@ -150,21 +128,6 @@ export const LEGACY_DEFAULTS: ResolvedLegacyOptions = {
   retryMs: 1_000,
 };
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-
-/** A positive integer, or Infinity to turn the limit off (with a warning). */
-function limit(value: number | undefined, fallback: number, name: string, logger: Logger): number {
-  if (value === undefined) return fallback;
-  if (value === Infinity) {
-    logger.warn(`HTTP transport: ${name} is Infinity, so this limit is off`);
-    return value;
-  }
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new DefinitionError(
-      `HTTP transport: ${name} must be a positive integer (or Infinity to turn it off)`,
-    );
-  }
-  return value;
-}
 
 const normaliseOrigin = (origin: string): string => {
   try {
@@ -198,42 +161,6 @@ function resolveLegacy(value: HttpOptions['legacy'], logger: Logger): ResolvedLe
   };
 }
 
-/** A limit that must be at least `floor` (another limit it has to hold). */
-function atLeast(value: number, floor: number, name: string, floorName: string): number {
-  if (value < floor) {
-    throw new DefinitionError(`HTTP transport: ${name} (${value}) must be at least ${floorName} (${floor})`);
-  }
-  return value;
-}
-
-function resolveServer(options: HttpOptions, logger: Logger): ResolvedServerOptions {
-  const maxConnections = limit(options.maxConnections, DEFAULT_MAX_CONNECTIONS, 'maxConnections', logger);
-  return {
-    headersTimeoutMs: limit(options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS, 'headersTimeoutMs', logger),
-    keepAliveTimeoutMs: limit(
-      options.keepAliveTimeoutMs,
-      DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-      'keepAliveTimeoutMs',
-      logger,
-    ),
-    maxConnections,
-    hardMaxConnections: atLeast(
-      limit(options.hardMaxConnections, 2 * maxConnections, 'hardMaxConnections', logger),
-      maxConnections,
-      'hardMaxConnections',
-      'maxConnections',
-    ),
-  };
-}
-
-function retryAfter(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_RETRY_AFTER_SECONDS;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new DefinitionError('HTTP transport: retryAfterSeconds must be a positive integer');
-  }
-  return value;
-}
-
 /**
  * Fills in defaults. `loopback` says whether the server is bound to a loopback address: only then can the
  * default Host allowlist be right, so a non-loopback bind without allowedHosts skips the Host check (loudly).
@@ -264,6 +191,19 @@ export function resolveHttpOptions(
   }
   const cors = options.cors === undefined || options.cors === false ? undefined : options.cors.origins;
   const maxBodyBytes = limit(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes', logger);
+  const maxBufferedBodyBytes = atLeast(
+    limit(
+      options.maxBufferedBodyBytes,
+      Math.max(DEFAULT_MAX_BUFFERED_BODY_BYTES, maxBodyBytes),
+      'maxBufferedBodyBytes',
+      logger,
+    ),
+    maxBodyBytes,
+    'maxBufferedBodyBytes',
+    'maxBodyBytes',
+  );
+  const bodyTimeoutMs = limit(options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs', logger);
+  const retryAfterSeconds = retryAfter(options.retryAfterSeconds);
   if (cors?.includes('*')) {
     logger.warn('HTTP transport: CORS allows every origin ("*"); any web page can call this server');
   }
@@ -275,28 +215,18 @@ export function resolveHttpOptions(
     corsOrigins:
       cors === undefined ? undefined : new Set(cors.map((o) => (o === '*' ? o : normaliseOrigin(o)))),
     maxBodyBytes,
-    maxBufferedBodyBytes: atLeast(
-      limit(
-        options.maxBufferedBodyBytes,
-        Math.max(DEFAULT_MAX_BUFFERED_BODY_BYTES, maxBodyBytes),
-        'maxBufferedBodyBytes',
-        logger,
-      ),
-      maxBodyBytes,
-      'maxBufferedBodyBytes',
-      'maxBodyBytes',
-    ),
-    bodyTimeoutMs: limit(options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs', logger),
+    maxBufferedBodyBytes,
+    bodyTimeoutMs,
     bodyIdleTimeoutMs: limit(
       options.bodyIdleTimeoutMs,
       DEFAULT_BODY_IDLE_TIMEOUT_MS,
       'bodyIdleTimeoutMs',
       logger,
     ),
-    retryAfterSeconds: retryAfter(options.retryAfterSeconds),
+    retryAfterSeconds,
     maxJsonDepth: limit(options.maxJsonDepth, server.maxJsonDepth, 'maxJsonDepth', logger),
     requestTimeoutMs: limit(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs', logger),
-    server: resolveServer(options, logger),
+    server: resolveServerOptions(options, { bodyTimeoutMs, retryAfterSeconds, logger }),
     legacy: resolveLegacy(options.legacy, logger),
     logger,
     keepAliveMs: DEFAULT_KEEP_ALIVE_MS,

@@ -42,7 +42,13 @@ async function serve(
 describe('HTTP limits: the shared budget of request-body bytes (A3)', () => {
   let served: Awaited<ReturnType<typeof serve>>;
   before(async () => {
-    served = await serve({ maxBodyBytes: 64 * KIB, maxBufferedBodyBytes: 128 * KIB, retryAfterSeconds: 3 });
+    // Every client here is loopback, one address: its share is the whole budget, so the total is what is tested.
+    served = await serve({
+      maxBodyBytes: 64 * KIB,
+      maxBufferedBodyBytes: 128 * KIB,
+      maxBufferedBodyBytesPerAddress: 128 * KIB,
+      retryAfterSeconds: 3,
+    });
   });
   after(() => served.close());
 
@@ -142,6 +148,71 @@ describe('HTTP limits: the shared budget of request-body bytes (A3)', () => {
       assert.equal(served.status, 200);
     } finally {
       await core.close();
+    }
+  });
+});
+
+describe('HTTP limits: the fetch handler gives a reservation back however the read ends (A3)', () => {
+  it('A3: a Request whose body something else is reading already gets 400 and holds no bytes (its Content-Length stayed reserved for good)', async () => {
+    const server = testServer();
+    const core = new HttpCore(server, resolveHttpOptions(server, { logger: silentLogger }));
+    try {
+      const body = listBody(1);
+      const request = new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/list',
+          'content-length': String(Buffer.byteLength(body)),
+        },
+        body,
+      });
+      request.body?.getReader(); // a framework's middleware took the body first
+      const response = await fetchListener(core)(request);
+      assert.equal(response.status, 400);
+      assert.equal(
+        ((await response.json()) as { error: { message: string } }).error.message,
+        'Bad Request: the body could not be read',
+      );
+      assert.equal(core.bufferedBodyBytes, 0);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('HTTP limits: one address’s share of the body budget (A3)', () => {
+  it('A3: over node:http, slow bodies from one address fill only its share and then get 503 + Retry-After before their body is read (they held the whole budget)', async () => {
+    // The default share, a quarter of 512 KiB: two 64 KiB bodies. Every socket here is loopback, one address.
+    const { core, port, close } = await serve({ maxBodyBytes: 64 * KIB, maxBufferedBodyBytes: 512 * KIB });
+    try {
+      const slow = await Promise.all([
+        open(port, `${head(port, 64 * KIB)}{"a`),
+        open(port, `${head(port, 64 * KIB)}{"b`),
+      ]);
+      await waitFor(() => core.bufferedBodyBytes === 128 * KIB);
+      const refused = await open(port, head(port, 1000));
+      const text = await refused.closed;
+      assert.match(text, /^HTTP\/1\.1 503 /);
+      assert.match(text, /\r\nretry-after: 1\r\n/i);
+      assert.equal(
+        errorMessage(text),
+        "Service Unavailable: request bodies being read from this client address already fill its share of the server's buffer (131072 bytes); retry after 1 s",
+      );
+      assert.equal(
+        core.bufferedBodyBytes,
+        128 * KIB,
+        'three quarters of the budget are still free for others',
+      );
+      assert.equal(core.bufferedBodyBytesFrom('127.0.0.1'), 128 * KIB);
+      for (const connection of slow) connection.socket.destroy();
+      await waitFor(() => core.bufferedBodyBytes === 0);
+      assert.equal(core.bufferedBodyBytesFrom('::1'), 0);
+      assert.match(await list(port), /^HTTP\/1\.1 200 /);
+    } finally {
+      await close();
     }
   });
 });

@@ -23,7 +23,7 @@ export class HttpCore {
       server,
       options,
       bodyLimits: {
-        budget: new BodyBudget(options.maxBufferedBodyBytes),
+        budget: new BodyBudget(options.maxBufferedBodyBytes, options.maxBufferedBodyBytesPerAddress),
         timeoutMs: options.bodyTimeoutMs,
         idleTimeoutMs: options.bodyIdleTimeoutMs,
       },
@@ -41,6 +41,11 @@ export class HttpCore {
   /** Bytes of request bodies being buffered right now (the shared budget in use). */
   get bufferedBodyBytes(): number {
     return this.context.bodyLimits.budget.used;
+  }
+
+  /** Bytes of request bodies from the bucket of `address` being buffered right now (0 when shares are off). */
+  bufferedBodyBytesFrom(address: string): number {
+    return this.context.bodyLimits.budget.heldBy(address);
   }
 
   /** Handles one exchange; never rejects (a failure becomes a 500 and a log line). */

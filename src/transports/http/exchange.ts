@@ -16,10 +16,11 @@ export interface SseSink {
 }
 
 /**
- * Why a body was not read: over maxBodyBytes; no room in the shared body budget; too slow overall ('timeout') or
- * silent too long ('stalled'); or the client left or the stream failed.
+ * Why a body was not read: over maxBodyBytes; no room in the shared body budget ('busy') or in the client address's
+ * share of it ('address-busy'); too slow overall ('timeout') or silent too long ('stalled'); or the client left or
+ * the stream failed.
  */
-export type BodyFailure = 'too-large' | 'busy' | 'timeout' | 'stalled' | 'aborted';
+export type BodyFailure = 'too-large' | 'busy' | 'address-busy' | 'timeout' | 'stalled' | 'aborted';
 
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: BodyFailure };
 
@@ -31,7 +32,10 @@ export interface HttpExchange {
   readonly path: string;
   /** "http:" or "https:", as the client sees this server (an Origin must match it). */
   readonly protocol: string;
-  /** The client's IP address, when the adapter knows it (node:http does; a fetch Request does not). */
+  /**
+   * The client's IP address, when the adapter knows it: node:http's peer address; for the fetch handler, what its
+   * clientAddress option says (a Request alone carries none).
+   */
   readonly remoteAddress: string | undefined;
   /** One query parameter, or undefined. */
   query(name: string): string | undefined;

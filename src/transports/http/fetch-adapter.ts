@@ -1,6 +1,7 @@
 // The web-standard adapter: fetch(Request) → Response, for Hono, Deno, Bun and Workers. SSE answers are a
 // Response whose body is a ReadableStream the core keeps writing to.
 
+import { ErrorCode } from '../../jsonrpc/index.js';
 import type { McpServer } from '../../server/index.js';
 import { BodyMeter, UNLIMITED_BODY, declaredLength, type BodyLimits } from './body-budget.js';
 import { HttpCore } from './core.js';
@@ -13,6 +14,7 @@ import {
   type SseSink,
 } from './exchange.js';
 import { resolveHttpOptions, type HttpOptions } from './options.js';
+import { sendError } from './respond.js';
 
 const encoder = new TextEncoder();
 
@@ -20,8 +22,8 @@ class FetchExchange implements HttpExchange {
   readonly method: string;
   readonly path: string;
   readonly response: Promise<Response>;
-  /** A Request carries no peer address; per-address limits do not apply here. */
-  readonly remoteAddress = undefined;
+  /** From the clientAddress option: a Request carries no peer address of its own. */
+  readonly remoteAddress: string | undefined;
   readonly #request: Request;
   readonly #url: URL;
   readonly #bodyLimits: BodyLimits;
@@ -30,9 +32,10 @@ class FetchExchange implements HttpExchange {
   #gone = false;
   #listeners: Array<() => void> = [];
 
-  constructor(request: Request, bodyLimits: BodyLimits = UNLIMITED_BODY) {
+  constructor(request: Request, bodyLimits: BodyLimits = UNLIMITED_BODY, remoteAddress?: string) {
     this.#request = request;
     this.#bodyLimits = bodyLimits;
+    this.remoteAddress = remoteAddress;
     this.#url = new URL(request.url);
     this.method = request.method.toUpperCase();
     this.path = this.#url.pathname;
@@ -61,12 +64,18 @@ class FetchExchange implements HttpExchange {
     if (declared !== undefined && declared > maxBytes) return { ok: false, reason: 'too-large' };
     const body = this.#request.body;
     if (body === null) return { ok: true, text: '' };
-    const meter = new BodyMeter(this.#bodyLimits, declared);
-    if (!meter.admitted) {
+    const meter = new BodyMeter(this.#bodyLimits, declared, this.remoteAddress);
+    if (meter.refused !== undefined) {
       body.cancel().catch(() => undefined); // refused before a byte is read
-      return { ok: false, reason: 'busy' };
+      return { ok: false, reason: meter.refused };
     }
-    const reader = body.getReader();
+    let reader: ReadableStreamDefaultReader<Uint8Array>;
+    try {
+      reader = body.getReader();
+    } catch {
+      meter.settle(); // a body someone else is reading already (locked): give its reservation back
+      return { ok: false, reason: 'aborted' };
+    }
     let failure: BodyFailure | undefined;
     const stop = (reason: BodyFailure): void => {
       failure = reason;
@@ -87,8 +96,12 @@ class FetchExchange implements HttpExchange {
         if (failure !== undefined) return { ok: false, reason: failure };
         if (chunk.done) break;
         size += chunk.value.byteLength;
-        if (size > maxBytes) stop('too-large');
-        else if (!meter.charge(chunk.value.byteLength)) stop('busy');
+        if (size > maxBytes) {
+          stop('too-large');
+          continue;
+        }
+        const refused = meter.charge(chunk.value.byteLength);
+        if (refused !== undefined) stop(refused);
         else text += decoder.decode(chunk.value, { stream: true });
       }
     } finally {
@@ -155,19 +168,70 @@ class FetchExchange implements HttpExchange {
   }
 }
 
+/**
+ * Where the fetch handler learns the client's address: called once per request with the Request and whatever
+ * else the runtime passed the handler (Hono's context, Deno's ServeHandlerInfo, Bun's server).
+ */
+export type ClientAddress<Args extends unknown[]> = (
+  request: Request,
+  ...platform: Args
+) => string | undefined;
+
+export interface FetchHandlerOptions<Args extends unknown[] = []> extends HttpOptions {
+  /**
+   * The client's IP address for this request, so that the per-address limits (legacy.maxSessionsPerAddress,
+   * maxBufferedBodyBytesPerAddress) apply: a web Request carries none, and without this option they do not apply
+   * (the global ones still do). Return undefined when it is not known. Addresses are grouped as for node:http:
+   * all of loopback is one client, IPv6 counts per /64; any other string is a client of its own.
+   *
+   * Give it the address of the TCP peer, as the runtime reports it: with Hono, `getConnInfo(c).remote.address`
+   * (from `@hono/node-server/conninfo`, `hono/deno`, `hono/bun`…); on Deno, `info.remoteAddr.hostname`; on Bun,
+   * `server.requestIP(request)?.address`. Behind a reverse proxy that peer is the proxy, so every client shares its
+   * limits, unless you derive the address from the forwarded header your own proxy sets: take the address your
+   * proxy appended (the last entry of X-Forwarded-For when one proxy appends to it), never the first, which the
+   * client writes. toolwire never reads X-Forwarded-For or Forwarded itself: trusting them by default would let
+   * any client name itself anyone and escape every per-address limit. If this function throws, the request gets
+   * 500 and the error goes to the log.
+   *
+   * @example
+   * // Hono on Node.js (@hono/node-server): the second argument reaches clientAddress.
+   * import { getConnInfo } from '@hono/node-server/conninfo';
+   * import type { Context } from 'hono';
+   * const mcp = createFetchHandler(server, {
+   *   clientAddress: (_request, c: Context) => getConnInfo(c).remote.address,
+   * });
+   * app.all('/mcp', (c) => mcp(c.req.raw, c));
+   */
+  clientAddress?: ClientAddress<Args>;
+}
+
 /** Handles requests with an existing core (shared with tests). */
 export const fetchListener =
-  (core: HttpCore) =>
-  (request: Request): Promise<Response> => {
-    const exchange = new FetchExchange(request, core.context.bodyLimits);
+  <Args extends unknown[] = []>(core: HttpCore, clientAddress?: ClientAddress<Args>) =>
+  (request: Request, ...platform: Args): Promise<Response> => {
+    let address: string | undefined;
+    if (clientAddress !== undefined) {
+      try {
+        address = clientAddress(request, ...platform);
+      } catch (error) {
+        core.context.options.logger.error('HTTP transport: the clientAddress option threw', error);
+        const failed = new FetchExchange(request);
+        sendError(failed, 500, {}, undefined, ErrorCode.InternalError, 'Internal error');
+        return failed.response;
+      }
+    }
+    const exchange = new FetchExchange(request, core.context.bodyLimits, address);
     void core.handle(exchange);
     return exchange.response;
   };
 
-/** A fetch handler serving `server`: `(request) => Promise<Response>`, for Hono, Deno, Bun and Workers. */
-export function createFetchHandler(
+/**
+ * A fetch handler serving `server`: `(request, ...platform) => Promise<Response>`, for Hono, Deno, Bun and Workers.
+ * Whatever follows the Request is passed on to options.clientAddress, and only there.
+ */
+export function createFetchHandler<Args extends unknown[] = []>(
   server: McpServer,
-  options?: HttpOptions,
-): (request: Request) => Promise<Response> {
-  return fetchListener(new HttpCore(server, resolveHttpOptions(server, options)));
+  options?: FetchHandlerOptions<Args>,
+): (request: Request, ...platform: Args) => Promise<Response> {
+  return fetchListener(new HttpCore(server, resolveHttpOptions(server, options)), options?.clientAddress);
 }

@@ -16,7 +16,6 @@ import {
 import { resolveHttpOptions, type HttpOptions } from './options.js';
 
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
-const BUSY: BodyResult = { ok: false, reason: 'busy' };
 const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
 
 /** @internal Exported for tests: one node:http request and response as the core sees them. */
@@ -80,9 +79,9 @@ export class NodeExchange implements HttpExchange {
     const req = this.#req;
     const declared = declaredLength(req.headers['content-length']);
     if (declared !== undefined && declared > maxBytes) return Promise.resolve(TOO_LARGE);
-    const meter = new BodyMeter(this.#bodyLimits, declared);
-    // Refused before a byte is read: the budget cannot hold what the client declared.
-    if (!meter.admitted) return Promise.resolve(BUSY);
+    const meter = new BodyMeter(this.#bodyLimits, declared, this.remoteAddress);
+    // Refused before a byte is read: the budget (or this address's share) cannot hold what the client declared.
+    if (meter.refused !== undefined) return Promise.resolve({ ok: false, reason: meter.refused });
     return new Promise((resolve) => {
       let first: Buffer | undefined;
       let chunks: Buffer[] | undefined;
@@ -100,8 +99,12 @@ export class NodeExchange implements HttpExchange {
       };
       const onData = (chunk: Buffer): void => {
         size += chunk.length;
-        if (size > maxBytes) finish(TOO_LARGE);
-        else if (!meter.charge(chunk.length)) finish(BUSY);
+        if (size > maxBytes) {
+          finish(TOO_LARGE);
+          return;
+        }
+        const refused = meter.charge(chunk.length);
+        if (refused !== undefined) finish({ ok: false, reason: refused });
         else if (first === undefined) first = chunk;
         else (chunks ??= [first]).push(chunk);
       };

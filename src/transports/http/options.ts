@@ -29,8 +29,8 @@ export interface LegacyHttpOptions {
    * longest-idle session. Default 100: ten addresses' worth of the default maxSessions, plenty for one machine's
    * clients. Loopback counts as ONE address (127.0.0.0/8, ::1 and ::ffff:127.x alike, since a local process can use
    * any of them), so a local flood churns its own sessions, not everyone's; IPv6 clients count per /64. Behind a
-   * reverse proxy every client has the proxy's address: raise this (or set Infinity). The fetch handler sees no
-   * address, so this cap does not apply there.
+   * reverse proxy every client has the proxy's address: raise this (or set Infinity). The fetch handler knows an
+   * address only through its clientAddress option; without it this cap does not apply there.
    */
   maxSessionsPerAddress?: number;
   /** A session with no request, no open stream and nothing in flight for this long is ended. Default 10 minutes. */
@@ -60,6 +60,21 @@ export interface HttpOptions extends ServerLimitOptions {
    * slow senders cannot make the process hold 100 × 4 MiB.
    */
   maxBufferedBodyBytes?: number;
+  /**
+   * Bytes of maxBufferedBodyBytes that the bodies of one client address may hold at once; past it that address's
+   * requests get 503 with Retry-After (before their body is read) while other addresses are still served. Addresses
+   * are grouped as for legacy.maxSessionsPerAddress: all of loopback is one, IPv6 counts per /64. Default a quarter
+   * of maxBufferedBodyBytes (8 MiB), never less than maxBodyBytes, never more than maxBufferedBodyBytes.
+   *
+   * What one address can still hold, with the defaults: 8 MiB of buffered bodies (two 4 MiB bodies, or many small
+   * ones), each for at most bodyTimeoutMs (30 s) and only while it sends a piece every bodyIdleTimeoutMs (5 s); by
+   * reconnecting it can keep holding them, but never more, so 24 MiB stay for everyone else. Four addresses (four
+   * IPv4 hosts, or four /64s, which one IPv6 /48 holds 65,536 of) together can still fill the whole budget: past
+   * that, only limits in front of the server (per-client rate and connection limits) help. Behind a reverse proxy
+   * every client has the proxy's address and shares one share: set this to maxBufferedBodyBytes there, or, with the
+   * fetch handler, give clientAddress the client address your proxy vouches for.
+   */
+  maxBufferedBodyBytesPerAddress?: number;
   /**
    * Time to receive a request's body once its headers are in; a slower sender gets 408 and is disconnected.
    * Default 30 s: a full 4 MiB body needs only about 140 KB/s. It bounds receiving only: the handler's own clock
@@ -100,6 +115,7 @@ export interface ResolvedHttpOptions {
   corsOrigins: ReadonlySet<string> | undefined;
   maxBodyBytes: number;
   maxBufferedBodyBytes: number;
+  maxBufferedBodyBytesPerAddress: number;
   bodyTimeoutMs: number;
   bodyIdleTimeoutMs: number;
   retryAfterSeconds: number;
@@ -161,6 +177,22 @@ function resolveLegacy(value: HttpOptions['legacy'], logger: Logger): ResolvedLe
   };
 }
 
+/** One address's share of the body budget: at least one largest body, at most the whole budget. */
+function perAddressShare(options: HttpOptions, maxBodyBytes: number, total: number, logger: Logger): number {
+  const share = atLeast(
+    limit(
+      options.maxBufferedBodyBytesPerAddress,
+      Math.max(Math.floor(total / 4), maxBodyBytes),
+      'maxBufferedBodyBytesPerAddress',
+      logger,
+    ),
+    maxBodyBytes,
+    'maxBufferedBodyBytesPerAddress',
+    'maxBodyBytes',
+  );
+  return Math.min(share, total);
+}
+
 /**
  * Fills in defaults. `loopback` says whether the server is bound to a loopback address: only then can the
  * default Host allowlist be right, so a non-loopback bind without allowedHosts skips the Host check (loudly).
@@ -216,6 +248,7 @@ export function resolveHttpOptions(
       cors === undefined ? undefined : new Set(cors.map((o) => (o === '*' ? o : normaliseOrigin(o)))),
     maxBodyBytes,
     maxBufferedBodyBytes,
+    maxBufferedBodyBytesPerAddress: perAddressShare(options, maxBodyBytes, maxBufferedBodyBytes, logger),
     bodyTimeoutMs,
     bodyIdleTimeoutMs: limit(
       options.bodyIdleTimeoutMs,

@@ -66,7 +66,12 @@ export function sendBusy(
 
 type BodyLimitOptions = Pick<
   ResolvedHttpOptions,
-  'maxBodyBytes' | 'maxBufferedBodyBytes' | 'bodyTimeoutMs' | 'bodyIdleTimeoutMs' | 'retryAfterSeconds'
+  | 'maxBodyBytes'
+  | 'maxBufferedBodyBytes'
+  | 'maxBufferedBodyBytesPerAddress'
+  | 'bodyTimeoutMs'
+  | 'bodyIdleTimeoutMs'
+  | 'retryAfterSeconds'
 >;
 
 /**
@@ -98,6 +103,14 @@ export function sendBodyRefusal(
         headers,
         options.retryAfterSeconds,
         `request bodies being read already fill the server's buffer (${options.maxBufferedBodyBytes} bytes)`,
+      );
+      return;
+    case 'address-busy':
+      sendBusy(
+        exchange,
+        headers,
+        options.retryAfterSeconds,
+        `request bodies being read from this client address already fill its share of the server's buffer (${options.maxBufferedBodyBytesPerAddress} bytes)`,
       );
       return;
     case 'timeout':

@@ -43,6 +43,7 @@ function readField(read: ConfigReader, name: string, field: HttpField): unknown 
 /** Limits bounded below by another limit (JSON Schema draft-07 cannot say so): [limit, floor, the floor's default]. */
 const RELATIONS = [
   ['maxBufferedBodyBytes', 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES],
+  ['maxBufferedBodyBytesPerAddress', 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES],
   ['hardMaxConnections', 'maxConnections', DEFAULT_MAX_CONNECTIONS],
 ] as const;
 
@@ -143,6 +144,7 @@ export function toHttpOptions(values: HttpValues): HttpOptions {
   for (const limit of [
     'maxBodyBytes',
     'maxBufferedBodyBytes',
+    'maxBufferedBodyBytesPerAddress',
     'maxJsonDepth',
     'requestTimeoutMs',
     'bodyTimeoutMs',

@@ -122,6 +122,16 @@ export const HTTP_FIELDS: readonly HttpField[] = [
       'Bytes of request bodies held at once over all requests; a request that does not fit gets 503 with Retry-After before its body is read. Default 32 MiB, or maxBodyBytes when that is larger; at least maxBodyBytes.',
   },
   {
+    path: 'maxBufferedBodyBytesPerAddress',
+    kind: 'integer',
+    fallback: undefined,
+    min: 1,
+    max: 16 * 1024 * MiB,
+    unit: 'bytes',
+    description:
+      "The share of maxBufferedBodyBytes the bodies of one client address may hold (loopback counts as one address, IPv6 per /64); past it that address gets 503 while others are served. Default a quarter of maxBufferedBodyBytes (8 MiB); at least maxBodyBytes. Behind a reverse proxy every client has the proxy's address: set it to maxBufferedBodyBytes.",
+  },
+  {
     path: 'maxJsonDepth',
     kind: 'integer',
     fallback: undefined,

@@ -169,6 +169,7 @@ before(async () => {
   );
   chmodSync(shim, 0o755);
   mkdirSync(join(work, 'project'));
+  mkdirSync(join(work, 'home'));
   writeFileSync(join(work, 'project', 'notes.txt'), 'a file in the project\n');
   // What `npm start` runs, on a free port, from the repository root (the README reads README.md through it).
   httpServer = spawn(
@@ -306,7 +307,8 @@ describe('README.md', () => {
       const script = block.code.replaceAll('127.0.0.1:3333', httpAddress);
       const result = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
         cwd: REPO,
-        env: env(),
+        // A home of its own: `toolwire install` (even with --dry-run) reads the host's file there.
+        env: { ...env(), HOME: join(work, 'home') },
         encoding: 'utf8',
         timeout: STEP_TIMEOUT_MS,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,8 +18,8 @@ const SCHEMA_FILE = new URL('../schema/toolwire.schema.json', import.meta.url);
 const committed = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Schema;
 const validate = new Ajv({ strict: true, strictRequired: false, allErrors: true }).compile(committed);
 
-/** Keys the reader hands to other parts of toolwire without checking them (the client commands read mcpServers). */
-const NOT_READ_BY_SERVE = new Set(['$schema', 'mcpServers']);
+/** Keys the reader leaves to other parts of toolwire (the client commands read mcpServers). */
+const NOT_READ_BY_SERVE = new Set(['mcpServers']);
 
 /** The reader's verdict: undefined when it accepts the config, else its message. */
 function readerSays(config: unknown): string | undefined {

@@ -74,11 +74,9 @@ const toolsProblem = (entry: string): string | undefined => {
 export function readServeConfig(raw: unknown, file: string): ServeConfig {
   const read = new ConfigReader(raw, '', TOP_KEYS, { label: 'config' });
   const base = resolve(file, '..');
-  read.external('$schema', {
-    type: 'string',
-    description:
-      'Where editors find this schema: a path such as "./node_modules/toolwire/schema/toolwire.schema.json".',
-  });
+  // Only its type is checked: editors read it, toolwire does not.
+  read.describe('$schema', 'For editors, e.g. "./node_modules/toolwire/schema/toolwire.schema.json".');
+  if (read.has('$schema')) read.string('$schema', '', 'the path or URL of toolwire.schema.json', () => true);
   read.external('mcpServers', MCP_SERVERS_SCHEMA);
   const result: ServeConfig = {
     timeouts: read

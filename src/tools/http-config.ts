@@ -129,49 +129,16 @@ export function mergeHttp(file: HttpValues, flags: HttpValues): HttpValues {
 
 /** The transport's options from the values read (file first, flags over it). */
 export function toHttpOptions(values: HttpValues): HttpOptions {
-  const get = <T>(path: string): T | undefined => values.get(path) as T | undefined; // typed by HTTP_FIELDS
-  const options: HttpOptions = {};
-  const path = get<string>('path');
-  if (path !== undefined) options.path = path;
-  const hosts = get<string[]>('allowedHosts');
-  if (hosts !== undefined) options.allowedHosts = hosts;
-  const origins = get<string[]>('allowedOrigins');
-  if (origins !== undefined) options.allowedOrigins = origins;
-  const protect = get<boolean>('dnsRebindingProtection');
-  if (protect !== undefined) options.dnsRebindingProtection = protect;
-  const cors = get<string[]>('cors.origins');
-  if (cors !== undefined) options.cors = cors.length === 0 ? false : { origins: cors };
-  for (const limit of [
-    'maxBodyBytes',
-    'maxBufferedBodyBytes',
-    'maxBufferedBodyBytesPerAddress',
-    'maxJsonDepth',
-    'requestTimeoutMs',
-    'bodyTimeoutMs',
-    'bodyIdleTimeoutMs',
-    'headersTimeoutMs',
-    'keepAliveTimeoutMs',
-    'maxConnections',
-    'hardMaxConnections',
-    'retryAfterSeconds',
-  ] as const) {
-    const value = get<number>(limit);
-    if (value !== undefined) options[limit] = value;
+  const options: Record<string, unknown> = {};
+  const legacy: Record<string, unknown> = {};
+  for (const [path, value] of values) {
+    if (path === 'cors.origins') options.cors = (value as string[]).length === 0 ? false : { origins: value };
+    else if (path.startsWith('legacy.')) legacy[path.slice('legacy.'.length)] = value;
+    else options[path] = value;
   }
-  if (get<boolean>('legacy.enabled') === false) options.legacy = false;
-  else {
-    const legacy: Exclude<HttpOptions['legacy'], boolean | undefined> = {};
-    for (const limit of [
-      'maxSessions',
-      'maxSessionsPerAddress',
-      'idleTimeoutMs',
-      'maxEventsPerStream',
-      'retryMs',
-    ] as const) {
-      const value = get<number>(`legacy.${limit}`);
-      if (value !== undefined) legacy[limit] = value;
-    }
-    if (Object.keys(legacy).length > 0) options.legacy = legacy;
-  }
-  return options;
+  const { enabled, ...limits } = legacy;
+  if (enabled === false) options.legacy = false;
+  else if (Object.keys(limits).length > 0) options.legacy = limits;
+  // Each path is an HttpOptions key (HttpPath, checked against the transport's types) with a value read by its kind.
+  return options as HttpOptions;
 }

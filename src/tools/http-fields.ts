@@ -12,6 +12,8 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RETRY_AFTER_SECONDS,
   LEGACY_DEFAULTS,
+  type HttpOptions,
+  type LegacyHttpOptions,
 } from '../transports/http/options.js';
 
 const MiB = 1024 * 1024;
@@ -29,7 +31,14 @@ export type FieldKind =
   | { kind: 'string'; fallback: string; expected: string; check: (value: string) => boolean };
 
 /** One setting: its dotted path in "http" (at most one level of nesting), what it accepts and what it is for. */
-export type HttpField = FieldKind & { path: string; description: string };
+/** Every setting of HttpOptions a config file can hold, by dotted path (logger is code, not configuration). */
+export type HttpPath =
+  | Exclude<keyof HttpOptions, 'cors' | 'legacy' | 'logger'>
+  | 'cors.origins'
+  | 'legacy.enabled'
+  | `legacy.${keyof LegacyHttpOptions}`;
+
+export type HttpField = FieldKind & { path: HttpPath; description: string };
 
 const HOST_NAME =
   /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
@@ -67,7 +76,7 @@ const originProblem =
   };
 
 /** Every setting of the "http" section, in the order the schema and `toolwire serve --help` list them. */
-export const HTTP_FIELDS: readonly HttpField[] = [
+const FIELDS = [
   {
     path: 'allowedHosts',
     kind: 'list',
@@ -278,4 +287,11 @@ export const HTTP_FIELDS: readonly HttpField[] = [
     unit: 'milliseconds',
     description: 'The SSE retry sent when a 2025-11-25 request closes its stream to be polled.',
   },
-];
+] as const satisfies readonly HttpField[];
+
+/** Settings of the transport this table lacks; every one must be reachable from `toolwire serve`. */
+type Unreachable = Exclude<HttpPath, (typeof FIELDS)[number]['path']>;
+/** Fails to compile, naming the setting, when the transport gains one the table lacks. */
+const _everySetting: [Unreachable] extends [never] ? true : Unreachable = true;
+
+export const HTTP_FIELDS: readonly HttpField[] = FIELDS;

@@ -12,6 +12,12 @@ export const DEFAULT_MAX_STDERR_BYTES = 64 * 1024;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
 /** After 'exit', how long to wait for the pipes to close (a grandchild may hold them) before giving up on them. */
 const PIPE_GRACE_MS = 500;
+/**
+ * How long a SIGKILLed child may take to be reported gone, at least. SIGKILL always works (bar a process stuck in
+ * the kernel), but on a loaded machine the exit can take longer than a short close timeout; giving up then would
+ * report a kill that did succeed as a failure.
+ */
+const MIN_KILL_WAIT_MS = 2000;
 
 export interface StdioClientTransportOptions {
   /** The program to run. Never passed through a shell; use parseCommandLine to split a user's command line. */
@@ -251,7 +257,7 @@ export class StdioClientTransport implements Transport {
     if (await this.#exitedWithin(this.#closeTimeoutMs)) return this.#finished;
     child.kill('SIGKILL');
     // SIGKILL cannot be caught; only a process stuck in the kernel survives it, and that is not worth hanging for.
-    if (!(await this.#exitedWithin(this.#closeTimeoutMs))) {
+    if (!(await this.#exitedWithin(Math.max(this.#closeTimeoutMs, MIN_KILL_WAIT_MS)))) {
       this.#report(new Error(`stdio: "${this.#command}" (pid ${child.pid}) did not exit after SIGKILL`));
       this.#finish();
     }

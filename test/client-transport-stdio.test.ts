@@ -108,9 +108,8 @@ describe('StdioClientTransport', () => {
       '{"jsonrpc":"2.0","id":2,"method":"ping","params":{"s":"é€😀"}}',
       'not json at all',
     ]);
-    const started = Date.now();
     await within(h.transport.close(), 5000, 'close');
-    assert.ok(Date.now() - started < 1500, 'an echo server exits on stdin EOF, without signals');
+    // Exit code 0 and no signal: it ended on stdin EOF; a child that needed SIGTERM would show it here.
     assert.equal(h.transport.exitCode, 0);
     assert.equal(h.transport.signal, null);
     assert.equal(h.closes, 1);

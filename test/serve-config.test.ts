@@ -2,7 +2,7 @@
 // names the bad key; the user's own tool modules are served and callable; `timeouts` overrides a tool's time limit.
 
 import assert from 'node:assert/strict';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -27,6 +27,12 @@ let ws: Workspace;
 
 before(async () => {
   ws = await makeWorkspace();
+  // Broken modules are written here rather than kept as fixtures, which the linters would have to parse.
+  await writeFile(join(ws.base, 'broken-tools.mjs'), 'export default [\n  { name: "x",\n  }}\n];\n');
+  await writeFile(
+    join(ws.base, 'throwing-tools.mjs'),
+    '// needs a key\nthrow new Error("no API key configured");\n',
+  );
 });
 
 after(async () => {
@@ -142,6 +148,18 @@ const STARTUP_CASES: readonly StartupCase[] = [
     message: () => `toolwire: roots: root "${join(ws.base, 'missing')}" does not exist`,
   },
   {
+    name: 'a tool module with a syntax error, saying where (regression: the line was lost)',
+    args: ['--tools', './broken-tools.mjs'],
+    message: () =>
+      `toolwire: cannot load tool module ./broken-tools.mjs: Unexpected token '}' (at ${join(ws.base, 'broken-tools.mjs')}:3)`,
+  },
+  {
+    name: 'a tool module that throws while it loads, saying where',
+    args: ['--tools', './throwing-tools.mjs'],
+    message: () =>
+      `toolwire: cannot load tool module ./throwing-tools.mjs: no API key configured (at ${join(ws.base, 'throwing-tools.mjs')}:2:7)`,
+  },
+  {
     name: 'a tool module that does not exist',
     args: ['--tools', './missing-tools.mjs'],
     // Node's own wording, which names the importing file: toolwire's source when run from source.
@@ -168,6 +186,15 @@ describe('toolwire serve stops at startup with exit 2 on', { concurrency: 3 }, (
 describe("the user's own tools", { concurrency: 3 }, () => {
   // From the fixtures directory, so that --tools ./my-tools.mjs is the path a user would type.
   const target = serveTarget(['--tools', './my-tools.mjs'], FIXTURES);
+
+  it("a module's console.log goes to stderr, not into the protocol on stdout (regression: it corrupted the stream)", async () => {
+    const noisy = serveTarget(['--tools', './noisy-tools.mjs'], FIXTURES);
+    const run = await runCli(['call', noisy, 'echo_noisily', 'text=hi', '--json', '--yes'], {
+      cwd: FIXTURES,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((parseJson(run) as PrintedResult).content, [{ type: 'text', text: 'hi' }]);
+  });
 
   it('--tools ./my-tools.mjs serves its tool, callable with key=value arguments', async () => {
     const run = await runCli(['call', target, 'shout', 'word=hello', '--json', '--yes'], { cwd: FIXTURES });

@@ -7,13 +7,12 @@ import { pathToFileURL } from 'node:url';
 import { McpServer, stderrLogger } from '../server/index.js';
 import { loadServeConfig } from '../tools/index.js';
 import { serveStdio } from '../transports/stdio/index.js';
+import { keepStdoutForProtocol } from './stdout-guard.js';
 
 const file = process.argv[2];
 if (file === undefined) throw new Error('usage: dev-child FILE');
 
-// stdout carries the protocol: a module's console.log (debugging output, say) must not corrupt it.
-const toStderr = console.error.bind(console);
-Object.assign(console, { log: toStderr, info: toStderr, debug: toStderr });
+keepStdoutForProtocol();
 
 // Uncaught if it throws: Node then prints a syntax error with the file, line and a caret under the mistake.
 await import(pathToFileURL(file).href);

@@ -8,6 +8,7 @@ import { listenHttp } from '../transports/http/index.js';
 import { serveStdio } from '../transports/stdio/index.js';
 import { parseAddress } from './address.js';
 import { ExitCode } from './errors.js';
+import { keepStdoutForProtocol } from './stdout-guard.js';
 
 export interface ServeOptions {
   stdio?: boolean;
@@ -105,6 +106,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   let server: McpServer;
   try {
     const address = options.http === undefined ? undefined : parseAddress(options.http);
+    // Before the user's modules load: their console output at load time must not reach the protocol stream either.
+    if (address === undefined) keepStdoutForProtocol();
     const loaded = await loadServeConfig({
       http: httpFlags,
       ...(options.tools !== undefined && { tools: options.tools }),

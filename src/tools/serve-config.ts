@@ -1,10 +1,11 @@
 // The ready server's configuration: --tools / --root / --config and the HTTP flags, checked at startup with errors
 // that name the bad key and what it accepts, and turned into tool definitions and the HTTP transport's options.
 
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Logger, ToolConfig } from '../server/index.js';
 import { MAX_TIMEOUT_MS } from '../server/tool-definition.js';
 import type { HttpOptions } from '../transports/http/index.js';
@@ -152,6 +153,27 @@ const isModulePath = (entry: string): boolean =>
   entry.endsWith('.mjs') ||
   entry.endsWith('.ts');
 
+/**
+ * Where in the module a load failed. An error thrown while the module runs has a frame in it on its stack. A syntax
+ * error caught from import() carries no location at all (Node prints one only for an uncaught error), so the file is
+ * checked once more with `node --check`, whose first line of output is `path:line`: only on this failure path.
+ */
+function whereIn(error: unknown, url: string): string {
+  const stack = error instanceof Error && typeof error.stack === 'string' ? error.stack : '';
+  const at = stack.indexOf(`${url}:`);
+  if (at !== -1) {
+    const position = /^:(\d+)(?::(\d+))?/.exec(stack.slice(at + url.length));
+    if (position !== null) {
+      return ` (at ${fileURLToPath(url)}:${position[1]}${position[2] === undefined ? '' : `:${position[2]}`})`;
+    }
+  }
+  const path = fileURLToPath(url);
+  if (!(error instanceof SyntaxError) || !/\.m?js$/.test(path)) return '';
+  const check = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 });
+  const line = /^(.+):(\d+)\n/.exec(check.stderr ?? '');
+  return line !== null && line[1] === path ? ` (at ${path}:${line[2]})` : '';
+}
+
 /** Loads a module of the user's own tools: a default or named `tools` export, an array or a function returning one. */
 async function loadModule(entry: string, cwd: string): Promise<ToolConfig[]> {
   const path = resolve(cwd, entry);
@@ -161,7 +183,9 @@ async function loadModule(entry: string, cwd: string): Promise<ToolConfig[]> {
   try {
     module = (await import(url)) as Record<string, unknown>;
   } catch (error) {
-    throw new ConfigError(`cannot load tool module ${entry}: ${(error as Error).message}`);
+    throw new ConfigError(
+      `cannot load tool module ${entry}: ${(error as Error).message}${whereIn(error, url)}`,
+    );
   }
   let exported = module.default ?? module.tools;
   if (typeof exported === 'function') exported = await (exported as () => unknown)();

@@ -201,6 +201,8 @@ export const anyMessage: fc.Arbitrary<Record<string, unknown>> = fc
 export const ECHOED_BEFORE: Array<[Record<string, unknown>]> = [
   [{ jsonrpc: '2.0', id: [1], error: { code: -1, message: 'x' } }],
   [{ jsonrpc: '2.0', id: {}, error: { code: -1, message: 'x' } }],
+  // Not a server defect but one of the property's own: JSON writes -0 as 0, so that is the id answered.
+  [{ jsonrpc: '2.0', id: -0, method: 'ping' }],
 ];
 
 /** The batches that broke (each string was decoded again), tried first by every batch property. */

@@ -2,12 +2,10 @@
 
 export { McpClient, type ClientOptions, type Era } from './client.js';
 export type { CallOptions, CallToolOutcome } from './call.js';
+export type { GetPromptResult, PromptArgument, PromptMessage } from '../protocol/index.js';
 export type {
   FeatureRequestOptions,
-  GetPromptResult,
   Prompt,
-  PromptArgument,
-  PromptMessage,
   ReadResourceResult,
   Resource,
   ResourceTemplate,

@@ -5,8 +5,9 @@ import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
 import {
   Method,
   type Annotations,
-  type ContentBlock,
+  type GetPromptResult,
   type Icon,
+  type PromptArgument,
   type ResourceContents,
 } from '../protocol/index.js';
 import { answerAll } from './call.js';
@@ -41,30 +42,12 @@ export interface ReadResourceResult {
   _meta?: JsonObject;
 }
 
-export interface PromptArgument {
-  name: string;
-  title?: string;
-  description?: string;
-  required?: boolean;
-}
-
 export interface Prompt {
   name: string;
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
   icons?: Icon[];
-  _meta?: JsonObject;
-}
-
-export interface PromptMessage {
-  role: 'user' | 'assistant';
-  content: ContentBlock;
-}
-
-export interface GetPromptResult {
-  description?: string;
-  messages: PromptMessage[];
   _meta?: JsonObject;
 }
 

@@ -115,6 +115,27 @@ export interface EmbeddedResource {
 
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
+/** An argument a prompt takes (prompts/list). */
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** One message of a prompt (prompts/get). */
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+
+/** The result of prompts/get. */
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: JsonObject;
+}
+
 export const CONTENT_TYPES: ReadonlySet<string> = new Set([
   'text',
   'image',

@@ -1,7 +1,13 @@
 // Prompts: definitions checked at registration, prompts/list from the catalog, prompts/get with argument checks.
 
 import { ErrorCode, RpcError, isJsonObject, type JsonObject } from '../jsonrpc/index.js';
-import { CONTENT_TYPES, type ContentBlock, type Icon } from '../protocol/index.js';
+import {
+  CONTENT_TYPES,
+  type GetPromptResult,
+  type Icon,
+  type PromptArgument,
+  type PromptMessage,
+} from '../protocol/index.js';
 import { Catalog, type CatalogEntry, type CatalogSettings } from './catalog.js';
 import type { Completer } from './completion.js';
 import type { ToolContext } from './context.js';
@@ -9,24 +15,6 @@ import { DefinitionError, newReference } from './errors.js';
 import { execute, protocolOutcome } from './execute.js';
 import type { RequestScope } from './request-scope.js';
 import { checkIcons, checkTimeout } from './tool-definition.js';
-
-export interface PromptArgument {
-  name: string;
-  title?: string;
-  description?: string;
-  required?: boolean;
-}
-
-export interface PromptMessage {
-  role: 'user' | 'assistant';
-  content: ContentBlock;
-}
-
-export interface GetPromptResult {
-  description?: string;
-  messages: PromptMessage[];
-  _meta?: JsonObject;
-}
 
 export interface PromptConfig {
   name: string;

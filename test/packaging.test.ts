@@ -101,6 +101,8 @@ after(() => {
 
 describe('the packed tarball', () => {
   it('ships no source maps, no sources, and every file package.json points at', () => {
+    // package.json says MIT: the licence text goes along with the code.
+    assert.ok(packed.includes('LICENSE'), 'the tarball holds LICENSE');
     assert.deepEqual(
       packed.filter((path) => path.endsWith('.map') || path.startsWith('src/') || path.includes('.test.')),
       [],

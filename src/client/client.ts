@@ -12,6 +12,10 @@ import {
   isLegacyRevision,
   type ClientCapabilities,
   type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
   type Implementation,
   type ServerCapabilities,
   type Tool,
@@ -31,10 +35,6 @@ import {
   listResources,
   readResource,
   type FeatureRequestOptions,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
 } from './resources-prompts.js';
 import { ToolCache } from './tools.js';
 

@@ -2,14 +2,16 @@
 
 export { McpClient, type ClientOptions, type Era } from './client.js';
 export type { CallOptions, CallToolOutcome } from './call.js';
-export type { GetPromptResult, PromptArgument, PromptMessage } from '../protocol/index.js';
 export type {
-  FeatureRequestOptions,
+  GetPromptResult,
   Prompt,
+  PromptArgument,
+  PromptMessage,
   ReadResourceResult,
   Resource,
   ResourceTemplate,
-} from './resources-prompts.js';
+} from '../protocol/index.js';
+export type { FeatureRequestOptions } from './resources-prompts.js';
 export type { Progress } from './channel.js';
 export {
   ApprovalDeniedError,

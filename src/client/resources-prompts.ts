@@ -4,52 +4,15 @@
 import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
 import {
   Method,
-  type Annotations,
   type GetPromptResult,
-  type Icon,
-  type PromptArgument,
-  type ResourceContents,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
 } from '../protocol/index.js';
 import { answerAll } from './call.js';
 import type { McpClient } from './client.js';
 import { ProtocolError } from './errors.js';
-
-export interface Resource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  icons?: Icon[];
-  annotations?: Annotations;
-  _meta?: JsonObject;
-}
-
-export interface ResourceTemplate {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  icons?: Icon[];
-  annotations?: Annotations;
-  _meta?: JsonObject;
-}
-
-export interface ReadResourceResult {
-  contents: ResourceContents[];
-  _meta?: JsonObject;
-}
-
-export interface Prompt {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: PromptArgument[];
-  icons?: Icon[];
-  _meta?: JsonObject;
-}
 
 export interface FeatureRequestOptions {
   signal?: AbortSignal;

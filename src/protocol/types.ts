@@ -89,14 +89,31 @@ export interface AudioContent {
   _meta?: JsonObject;
 }
 
-export interface ResourceLink {
-  type: 'resource_link';
+/** A resource as resources/list describes it. */
+export interface Resource {
   uri: string;
   name: string;
   title?: string;
   description?: string;
   mimeType?: string;
   size?: number;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+/** A content block that points at a resource: the spec's ResourceLink extends Resource. */
+export interface ResourceLink extends Resource {
+  type: 'resource_link';
+}
+
+/** A template as resources/templates/list describes it. */
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
   icons?: Icon[];
   annotations?: Annotations;
   _meta?: JsonObject;
@@ -127,6 +144,22 @@ export interface PromptArgument {
 export interface PromptMessage {
   role: 'user' | 'assistant';
   content: ContentBlock;
+}
+
+/** A prompt as prompts/list describes it. */
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+/** The result of resources/read. */
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+  _meta?: JsonObject;
 }
 
 /** The result of prompts/get. */

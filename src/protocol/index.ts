@@ -9,4 +9,12 @@ export { clientSupports, requiredCapabilityFor } from './capabilities.js';
 export type * from './types.js';
 export { CONTENT_TYPES } from './types.js';
 export { Cancellation, onTransportAbort, type AbortHook } from './cancellation.js';
+export {
+  ANONYMOUS_CALLER,
+  LOCAL_CALLER,
+  MEMORY_TRANSPORT,
+  STDIO_TRANSPORT,
+  type Caller,
+  type TransportFacts,
+} from './caller.js';
 export { TransportError, type MessageExtra, type SendOptions, type Transport } from './transport.js';

@@ -1,6 +1,7 @@
 // The transport contract: the smallest surface a byte or message channel needs to carry MCP.
 
 import type { RequestId } from '../jsonrpc/index.js';
+import type { Caller, TransportFacts } from './caller.js';
 import type { AbortHook } from './cancellation.js';
 
 /** Hints that let a transport route a message to the right stream (HTTP) or ignore them (stdio, memory). */
@@ -13,6 +14,12 @@ export interface SendOptions {
   errorCode?: number;
   /** The request was refused before any handler ran (its envelope, id or a limit): HTTP answers such errors 400. */
   rejected?: boolean;
+  /**
+   * Server side, HTTP: the status to answer a final error with, when a policy decided it (401, 403, 429), and headers
+   * to add (WWW-Authenticate, Retry-After). Ignored once the response is a stream, and by other transports.
+   */
+  httpStatus?: number;
+  httpHeaders?: Readonly<Record<string, string>>;
   /** Client side: the id of the request this message is (so a transport can report delivery failures for it). */
   requestId?: RequestId;
   /** Client side, HTTP: headers for this message's POST (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*). */
@@ -27,8 +34,16 @@ export interface MessageExtra {
   signal?: AbortSignal;
   /** The same as `signal`, without the cost of an AbortSignal per message; used instead of it when present. */
   abort?: AbortHook;
-  /** Authentication facts established by the transport or the policy layer. */
-  auth?: Readonly<Record<string, unknown>>;
+  /** Who is calling, as the transport edge established it (an HTTP authenticate hook, stdio/memory options). */
+  auth?: Caller;
+  /** The channel the message came over (remote address and headers on HTTP). */
+  transport?: TransportFacts;
+  /**
+   * Server side, HTTP: the pipeline calls this once, synchronously while it receives a request it will run, with
+   * the request's time limit in ms (what the request runs decides it: a tool's timeoutMs plus a margin, Infinity for
+   * subscriptions/listen). The transport enforces that limit instead of a number of its own.
+   */
+  timeLimit?: (ms: number) => void;
   /**
    * Where messages about this incoming request go, when not to the transport's own send: HTTP gives each POST
    * its own response stream, a batch collects its responses into one array.

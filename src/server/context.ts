@@ -2,6 +2,7 @@
 
 import type { JsonObject, RequestId } from '../jsonrpc/index.js';
 import type {
+  Caller,
   Cancellation,
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -88,7 +89,7 @@ export class ToolContext {
     return this.#scope.envelope.clientCapabilities;
   }
   /** Authentication facts from the transport or policy layer, when there are any. */
-  get auth(): Readonly<Record<string, unknown>> | undefined {
+  get auth(): Caller | undefined {
     return this.#scope.extra?.auth;
   }
 

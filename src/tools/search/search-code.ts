@@ -202,7 +202,7 @@ export function searchCodeTool(config: SearchConfig, environment: PackEnvironmen
         timeBudgetMs: config.timeBudgetMs,
         matchBudgetMs: config.matchBudgetMs,
         pool,
-        owner: typeof ctx.auth?.['subject'] === 'string' ? ctx.auth['subject'] : '',
+        owner: ctx.auth?.subject ?? '',
         signal: ctx.signal,
         onProgress: (filesScanned, matches) =>
           ctx.progress(filesScanned, undefined, `searched ${filesScanned} files, ${matches} matches`),

@@ -1,7 +1,11 @@
 // An ordered catalog of listable things (tools, prompts, resources, templates) with pages serialised once per change.
 
+import type { Caller } from '../protocol/index.js';
 import { DefinitionError } from './errors.js';
-import { encodeCursor } from './pagination.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+import { VisibleLists, type EntryVisibility, type VisibleCacheLimits } from './visible-lists.js';
+
+export type { EntryVisibility, VisibleCacheLimits } from './visible-lists.js';
 
 /** The shapes a list takes on the wire: modern, legacy ≥ 2025-06-18, legacy ≤ 2025-03-26. */
 export type ListVariant = 'modern' | 'legacy' | 'legacy-old';
@@ -18,6 +22,13 @@ export interface CatalogSettings {
   pageSize: number;
   /** Extra members of every modern list result, as JSON text without braces (cache hints, resultType, _meta). */
   modernTail: string;
+  /**
+   * The tail of modern pages filtered per caller (F8: must say `"cacheScope":"private"`). Default: `modernTail`
+   * with its leading `"cacheScope":"public"` turned private, so a caller's list is never marked shareable.
+   */
+  privateModernTail?: string;
+  /** Bounds of the per-caller page cache. Default: 64 distinct visible sets, 16 Mi characters of pages. */
+  visibleCacheLimits?: VisibleCacheLimits;
   /** The result member holding the entries ("tools", "prompts", "resources", "resourceTemplates"). */
   listKey: string;
   /** How an entry is named in error messages ("Tool", "Prompt", …). */
@@ -28,12 +39,19 @@ export class Catalog<E extends CatalogEntry> {
   readonly #entries = new Map<string, E>();
   readonly #settings: CatalogSettings;
   readonly #onChange: () => void;
-  readonly #pages = new Map<string, string>();
+  readonly #privateTail: string;
+  // Static pages by variant and page number, built once per change of the catalog.
+  #pages: Record<ListVariant, (string | undefined)[]> = emptyPages();
   #enabled: E[] | undefined;
+  // Per-caller lists of the current generation and predicate; dropped on every change.
+  #visibleLists: VisibleLists<E, ListVariant> | undefined;
 
   constructor(settings: CatalogSettings, onChange: () => void) {
     this.#settings = settings;
     this.#onChange = onChange;
+    this.#privateTail =
+      settings.privateModernTail ??
+      settings.modernTail.replace(/^("ttlMs":[0-9]+,)?"cacheScope":"public"/, '$1"cacheScope":"private"');
   }
 
   get pageSize(): number {
@@ -110,10 +128,69 @@ export class Catalog<E extends CatalogEntry> {
 
   /** The result JSON of the page starting at `offset`, built once per change of the catalog. */
   page(offset: number, variant: ListVariant): string {
-    const cacheKey = `${variant}:${offset}`;
-    const cached = this.#pages.get(cacheKey);
+    const index = offset / this.#settings.pageSize;
+    const pages = this.#pages[variant];
+    const cached = pages[index];
     if (cached !== undefined) return cached;
-    const entries = this.enabled();
+    const json = this.#build(this.enabled(), offset, variant, this.#settings.modernTail);
+    if (Number.isInteger(index)) pages[index] = json;
+    return json;
+  }
+
+  /**
+   * A list request's result JSON: the page at `cursor` (undefined: the first) of what `caller` may see. Without a
+   * predicate this is the shared static page; with one, the caller's visible subset in registration order,
+   * paginated with the same page size, its cursors offsets into that subset, modern pages marked private (F8).
+   * Throws the -32602 RpcError for a cursor that does not fit the caller's list, and whatever the predicate throws.
+   */
+  pageFor(
+    cursor: unknown,
+    variant: ListVariant,
+    caller: Caller,
+    visible: EntryVisibility<E> | undefined,
+  ): string {
+    if (visible === undefined) {
+      const offset =
+        cursor === undefined ? 0 : decodeCursor(cursor, this.#settings.pageSize, this.enabled().length);
+      return this.page(offset, variant);
+    }
+    return this.#listsFor(visible).pageFor(cursor, variant, caller);
+  }
+
+  /** The enabled entry with this key if `caller` may see it: an invisible entry looks exactly like an unknown one. */
+  getFor(key: string, caller: Caller, visible: EntryVisibility<E> | undefined): E | undefined {
+    const entry = this.get(key);
+    if (entry === undefined || visible === undefined) return entry;
+    return this.#listsFor(visible).sees(caller, entry) ? entry : undefined;
+  }
+
+  /** Enabled entries `caller` may see, in registration order (all enabled entries without a predicate). */
+  enabledFor(caller: Caller, visible: EntryVisibility<E> | undefined): readonly E[] {
+    return visible === undefined ? this.enabled() : this.#listsFor(visible).entriesFor(caller);
+  }
+
+  /** What the per-caller page cache holds now (for tests and diagnostics). */
+  visibleCacheStats(): { sets: number; pageChars: number } {
+    return this.#visibleLists?.stats() ?? { sets: 0, pageChars: 0 };
+  }
+
+  // One predicate per catalog is the expected use; a different function object starts the per-caller caches over.
+  #listsFor(visible: EntryVisibility<E>): VisibleLists<E, ListVariant> {
+    let lists = this.#visibleLists;
+    if (lists === undefined || !lists.uses(visible)) {
+      lists = new VisibleLists(
+        this.enabled(),
+        visible,
+        this.#settings.pageSize,
+        (entries, offset, variant) => this.#build(entries, offset, variant, this.#privateTail),
+        this.#settings.visibleCacheLimits,
+      );
+      this.#visibleLists = lists;
+    }
+    return lists;
+  }
+
+  #build(entries: readonly E[], offset: number, variant: ListVariant, modernTail: string): string {
     const end = Math.min(offset + this.#settings.pageSize, entries.length);
     let json = '{"' + this.#settings.listKey + '":[';
     for (let i = offset; i < end; i++) {
@@ -122,14 +199,20 @@ export class Catalog<E extends CatalogEntry> {
     }
     json += ']';
     if (end < entries.length) json += ',"nextCursor":' + JSON.stringify(encodeCursor(end));
-    json += variant === 'modern' ? ',' + this.#settings.modernTail + '}' : '}';
-    this.#pages.set(cacheKey, json);
+    json += variant === 'modern' ? ',' + modernTail + '}' : '}';
     return json;
   }
 
   #changed(): void {
     this.#enabled = undefined;
-    this.#pages.clear();
+    this.#pages = emptyPages();
+    this.#visibleLists = undefined;
     this.#onChange();
   }
 }
+
+const emptyPages = (): Record<ListVariant, (string | undefined)[]> => ({
+  modern: [],
+  legacy: [],
+  'legacy-old': [],
+});

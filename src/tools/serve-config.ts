@@ -18,9 +18,9 @@ import {
   toHttpOptions,
   type HttpValues,
 } from './http-config.js';
-import { DEFAULT_PACKS, PACKS } from './index.js';
 import { MCP_SERVERS_SCHEMA } from './mcp-servers-schema.js';
 import { ConfigError } from './pack.js';
+import { DEFAULT_PACKS, PACKS } from './packs.js';
 import { Roots } from './roots.js';
 
 /** The config file, checked: every pack's settings parsed, module paths and roots resolved against the file. */

@@ -35,11 +35,13 @@ const HIDDEN = 2;
 /** Which entries a caller sees: `key` is the exact membership bitmap, so two different subsets never share it. */
 interface Membership<E> {
   readonly key: string;
+  readonly bits: Buffer;
   readonly entries: readonly E[];
 }
 
+// Until a caller's whole membership is known, single lookups record their answers in `decided`.
 interface CallerView<E> {
-  readonly decided: Uint8Array;
+  decided: Uint8Array | undefined;
   membership: Membership<E> | undefined;
 }
 
@@ -97,7 +99,16 @@ export class VisibleLists<E, V extends string> {
   sees(caller: Caller, entry: E): boolean {
     this.#indexOf ??= new Map(this.#entries.map((e, i) => [e, i]));
     const index = this.#indexOf.get(entry);
-    return index !== undefined && this.#decide(caller, this.#view(caller), index);
+    if (index === undefined) return false;
+    const view = this.#view(caller);
+    if (view.membership !== undefined) return hasBit(view.membership.bits, index);
+    const decided = (view.decided ??= new Uint8Array(this.#entries.length));
+    let decision = decided[index];
+    if (decision === UNKNOWN) {
+      decision = this.#ask(caller, index) ? VISIBLE : HIDDEN;
+      decided[index] = decision;
+    }
+    return decision === VISIBLE;
   }
 
   /** The result JSON of the caller's page at `cursor` (undefined: the first page); -32602 for a cursor that does not fit. */
@@ -126,35 +137,40 @@ export class VisibleLists<E, V extends string> {
   #view(caller: Caller): CallerView<E> {
     let view = this.#views.get(caller);
     if (view === undefined) {
-      view = { decided: new Uint8Array(this.#entries.length), membership: undefined };
+      view = { decided: undefined, membership: undefined };
       this.#views.set(caller, view);
     }
     return view;
   }
 
-  #decide(caller: Caller, view: CallerView<E>, index: number): boolean {
-    let decision = view.decided[index];
-    if (decision === UNKNOWN) {
-      const visible = this.#rules.visible; // called bare: the predicate's `this` is not our rules object
-      decision = visible(caller, this.#entries[index] as E) === true ? VISIBLE : HIDDEN;
-      view.decided[index] = decision;
-    }
-    return decision === VISIBLE;
+  #ask(caller: Caller, index: number): boolean {
+    const visible = this.#rules.visible; // called bare: the predicate's `this` is not our rules object
+    return visible(caller, this.#entries[index] as E) === true;
   }
 
   #membership(caller: Caller): Membership<E> {
     const view = this.#view(caller);
     if (view.membership !== undefined) return view.membership;
     const total = this.#entries.length;
-    const bits = new Uint16Array(Math.ceil(total / 16));
-    const entries: E[] = [];
+    const bits = Buffer.alloc((total + 7) >> 3);
+    const decided = view.decided;
     for (let i = 0; i < total; i++) {
-      if (!this.#decide(caller, view, i)) continue;
-      entries.push(this.#entries[i] as E);
-      bits[i >> 4] = (bits[i >> 4] as number) | (1 << (i & 15));
+      const known = decided === undefined ? UNKNOWN : decided[i];
+      if (known === UNKNOWN ? this.#ask(caller, i) : known === VISIBLE) {
+        bits[i >> 3] = (bits[i >> 3] as number) | (1 << (i & 7));
+      }
     }
-    view.membership = { key: bitmapKey(bits), entries };
-    return view.membership;
+    // latin1 maps each byte to one character: the key is the exact bitmap, not a hash of it.
+    const key = bits.toString('latin1');
+    // A subset someone else already has: share its entries instead of building another copy.
+    const membership = this.#subsets.get(key)?.membership ?? {
+      key,
+      bits,
+      entries: this.#entries.filter((_entry, i) => hasBit(bits, i)),
+    };
+    view.membership = membership;
+    view.decided = undefined;
+    return membership;
   }
 
   #subset(caller: Caller, membership: Membership<E>): SubsetPages<E, V> {
@@ -189,9 +205,5 @@ export class VisibleLists<E, V extends string> {
   }
 }
 
-// Exact membership as a string usable as a Map key: 16 entries per UTF-16 code unit (any unit is a valid key unit).
-function bitmapKey(bits: Uint16Array): string {
-  let key = '';
-  for (let i = 0; i < bits.length; i += 4096) key += String.fromCharCode(...bits.subarray(i, i + 4096));
-  return key;
-}
+const hasBit = (bits: Buffer, index: number): boolean =>
+  (((bits[index >> 3] as number) >> (index & 7)) & 1) === 1;

@@ -5,7 +5,6 @@ import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
 import { Method, type CallToolResult } from '../protocol/index.js';
 import { formatIssues } from '../schema/index.js';
 import type { Progress } from './channel.js';
-import type { McpClient } from './client.js';
 import {
   ApprovalDeniedError,
   McpError,
@@ -15,9 +14,10 @@ import {
   RequestTimeoutError,
 } from './errors.js';
 import { paramHeaders } from './headers.js';
-import { answerInput } from './input.js';
+import { answerAll } from './input.js';
 import { effectiveAnnotations, type CallOutcomeKind } from './policy.js';
-import type { KnownTool } from './tools.js';
+import type { ClientSession } from './session.js';
+import type { KnownTool, ToolCache } from './tools.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -36,6 +36,11 @@ export interface CallToolOutcome extends CallToolResult {
   taskId?: string;
 }
 
+/** What a call needs of the client: the session, and the tool cache that shapes the call and checks its output. */
+export interface ToolCaller extends ClientSession {
+  readonly tools: ToolCache;
+}
+
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -50,7 +55,7 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   });
 
 async function approve(
-  client: McpClient,
+  client: ToolCaller,
   name: string,
   args: JsonObject,
   known: KnownTool | undefined,
@@ -81,7 +86,7 @@ async function approve(
 }
 
 export async function callTool(
-  client: McpClient,
+  client: ToolCaller,
   name: string,
   args: JsonObject,
   options: CallOptions,
@@ -129,7 +134,7 @@ export async function callTool(
 }
 
 async function run(
-  client: McpClient,
+  client: ToolCaller,
   name: string,
   args: JsonObject,
   known: KnownTool | undefined,
@@ -158,7 +163,12 @@ async function run(
       params = {
         name,
         arguments: args,
-        inputResponses: await answerAll(client, result.inputRequests, options.signal),
+        inputResponses: await answerAll(
+          client.options.handlers,
+          client.serverInfo,
+          result.inputRequests,
+          options.signal,
+        ),
       };
       if (typeof result.requestState === 'string') params.requestState = result.requestState;
       else if (result.requestState !== undefined) throw new ProtocolError('requestState must be a string');
@@ -171,30 +181,9 @@ async function run(
   }
 }
 
-/** Answers a round of MRTR inputRequests with the client's handlers, keyed as the server keyed them. */
-export async function answerAll(
-  client: McpClient,
-  requests: unknown,
-  signal: AbortSignal | undefined,
-): Promise<JsonObject> {
-  if (!isJsonObject(requests)) return {};
-  const context = { server: client.serverInfo, signal: signal ?? new AbortController().signal };
-  const handlers = client.options.handlers ?? {};
-  const entries = Object.entries(requests);
-  const answers = await Promise.all(
-    entries.map(([, request]) => {
-      if (!isJsonObject(request) || typeof request.method !== 'string') {
-        throw new ProtocolError('an inputRequests entry has no method');
-      }
-      return answerInput(handlers, request.method, request.params, context);
-    }),
-  );
-  return Object.fromEntries(entries.map(([key], index) => [key, answers[index]]));
-}
-
 /** Polls tasks/get (as often as the server suggests) until the task ends; answers its input requests on the way. */
 async function followTask(
-  client: McpClient,
+  client: ToolCaller,
   name: string,
   known: KnownTool | undefined,
   taskId: string,
@@ -219,7 +208,7 @@ async function followTask(
           const pending = isJsonObject(task.inputRequests) ? task.inputRequests : {};
           const fresh = Object.fromEntries(Object.entries(pending).filter(([key]) => !answered.has(key)));
           if (Object.keys(fresh).length > 0) {
-            const responses = await answerAll(client, fresh, signal);
+            const responses = await answerAll(client.options.handlers, client.serverInfo, fresh, signal);
             for (const key of Object.keys(responses)) answered.add(key);
             await client.request('tasks/update', { taskId, inputResponses: responses });
             continue;
@@ -243,7 +232,7 @@ async function followTask(
 }
 
 async function finish(
-  client: McpClient,
+  client: ToolCaller,
   name: string,
   known: KnownTool | undefined,
   result: JsonObject,

@@ -26,8 +26,8 @@ import { callTool, type CallOptions, type CallToolOutcome } from './call.js';
 import { Channel, type ChannelLogger, type RequestOptions } from './channel.js';
 import { ConnectionClosedError, McpError, ProtocolError } from './errors.js';
 import { encodeHeaderValue, nameFor } from './headers.js';
-import { answerInput, capabilitiesFor, type InputHandlers } from './input.js';
-import type { ApprovalHook, AuditHook } from './policy.js';
+import { answerInput, capabilitiesFor } from './input.js';
+import type { ClientOptions, Era } from './options.js';
 import {
   getPrompt,
   listPrompts,
@@ -36,49 +36,8 @@ import {
   readResource,
   type FeatureRequestOptions,
 } from './resources-prompts.js';
+import type { ClientRequestOptions, ClientSession } from './session.js';
 import { ToolCache } from './tools.js';
-
-export type Era = 'modern' | 'legacy';
-
-export interface ClientOptions {
-  /** Answers to the server's input requests; they also decide which capabilities are declared. */
-  handlers?: InputHandlers;
-  /** Extra capabilities to declare (merged over those the handlers imply). */
-  capabilities?: ClientCapabilities;
-  /**
-   * A human in the loop: asked before every call that is not read-only (annotations count only from a trusted
-   * server). 'always' approves everything. Without a hook such calls are refused.
-   */
-  approve?: ApprovalHook | 'always';
-  /** Trust this server's annotations (readOnlyHint etc.). Default false: every tool counts as destructive. */
-  trusted?: boolean;
-  /** Receives every call: server, tool, arguments, outcome, duration. */
-  audit?: AuditHook;
-  /** Per-request time limit. Default 60,000 ms. */
-  timeoutMs?: number;
-  /** Restart a call's time limit on progress, up to maxTotalTimeoutMs (default 10 minutes). */
-  resetTimeoutOnProgress?: boolean;
-  maxTotalTimeoutMs?: number;
-  /** 'auto' (default): server/discover first, legacy initialize as the fallback. */
-  era?: 'auto' | Era;
-  /**
-   * How long to wait for server/discover before falling back to initialize. Default: 5,000 ms on stdio (some legacy
-   * servers never answer a request before initialize); on HTTP the normal time limit, since any HTTP server answers.
-   */
-  discoverTimeoutMs?: number;
-  /** Pages read by listTools at most. Default 100. */
-  maxListPages?: number;
-  /** Keep a subscriptions/listen stream (modern) to learn of tool list changes. Default true. */
-  listenForChanges?: boolean;
-  /** Declare the tasks extension and follow task results until they finish. Default true. */
-  tasks?: boolean;
-  /** Validate structuredContent against outputSchema ('throw': OutputValidationError). Default 'throw'. */
-  validateOutput?: 'throw' | 'off';
-  /** Warnings (dropped tools, odd server messages). Default: stderr. */
-  logger?: ChannelLogger;
-  /** A name for this server in audit entries. Default: the server's own name. */
-  serverName?: string;
-}
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -86,7 +45,7 @@ const stderrLogger: ChannelLogger = {
   warn: (message) => process.stderr.write(`toolwire client: ${message}\n`),
 };
 
-export class McpClient {
+export class McpClient implements ClientSession {
   readonly info: Implementation;
   readonly options: Readonly<ClientOptions>;
   readonly capabilities: ClientCapabilities;
@@ -244,18 +203,14 @@ export class McpClient {
    * Sends a request the way the era wants it: modern requests carry the _meta envelope and, on HTTP, the
    * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers (plus `headers`).
    */
-  request(
-    method: string,
-    params: JsonObject = {},
-    options: Partial<RequestOptions> & { headers?: Record<string, string> } = {},
-  ): Promise<JsonObject> {
+  request(method: string, params: JsonObject = {}, options: ClientRequestOptions = {}): Promise<JsonObject> {
     return this.#send(method, params, options, this.#era === 'legacy' ? undefined : this.#version);
   }
 
   #send(
     method: string,
     params: JsonObject,
-    options: Partial<RequestOptions> & { headers?: Record<string, string> } = {},
+    options: ClientRequestOptions = {},
     modernVersion?: string,
   ): Promise<JsonObject> {
     let channel: Channel;

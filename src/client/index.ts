@@ -1,6 +1,7 @@
 // The client: connect to any MCP server (either era), list and call its tools safely.
 
-export { McpClient, type ClientOptions, type Era } from './client.js';
+export { McpClient } from './client.js';
+export type { ClientOptions, Era } from './options.js';
 export type { CallOptions, CallToolOutcome } from './call.js';
 export type {
   GetPromptResult,

@@ -87,6 +87,30 @@ export async function answerInput(
   }
 }
 
+/**
+ * Answers a round of MRTR inputRequests (tools/call, resources/read, prompts/get and tasks alike) with the handlers,
+ * keyed as the server keyed them.
+ */
+export async function answerAll(
+  handlers: InputHandlers | undefined,
+  server: Implementation | undefined,
+  requests: unknown,
+  signal: AbortSignal | undefined,
+): Promise<JsonObject> {
+  if (!isJsonObject(requests)) return {};
+  const context = { server, signal: signal ?? new AbortController().signal };
+  const entries = Object.entries(requests);
+  const answers = await Promise.all(
+    entries.map(([, request]) => {
+      if (!isJsonObject(request) || typeof request.method !== 'string') {
+        throw new ProtocolError('an inputRequests entry has no method');
+      }
+      return answerInput(handlers ?? {}, request.method, request.params, context);
+    }),
+  );
+  return Object.fromEntries(entries.map(([key], index) => [key, answers[index]]));
+}
+
 const missing = (method: string, handler: string): McpError =>
   new McpError({
     code: -32601,

@@ -10,9 +10,9 @@ import {
   type Resource,
   type ResourceTemplate,
 } from '../protocol/index.js';
-import { answerAll } from './call.js';
-import type { McpClient } from './client.js';
 import { ProtocolError } from './errors.js';
+import { answerAll } from './input.js';
+import type { ClientSession } from './session.js';
 
 export interface FeatureRequestOptions {
   signal?: AbortSignal;
@@ -22,7 +22,7 @@ export interface FeatureRequestOptions {
 
 /** Every page of a list method; entries without the string fields `keys` names are dropped with a warning. */
 export async function listAll<T>(
-  client: McpClient,
+  client: ClientSession,
   method: string,
   field: string,
   keys: readonly string[],
@@ -64,7 +64,7 @@ export async function listAll<T>(
  * answered with the client's handlers and the request is sent again with the answers and the state, as it came.
  */
 async function requestWithInput(
-  client: McpClient,
+  client: ClientSession,
   method: string,
   params: JsonObject,
   options: FeatureRequestOptions,
@@ -83,17 +83,26 @@ async function requestWithInput(
       throw new ProtocolError(`${method} answered with an unknown resultType ${JSON.stringify(kind)}`);
     if (round >= maxRounds)
       throw new ProtocolError(`${method} kept asking for input after ${maxRounds} rounds`);
-    current = { ...params, inputResponses: await answerAll(client, result.inputRequests, options.signal) };
+    const inputResponses = await answerAll(
+      client.options.handlers,
+      client.serverInfo,
+      result.inputRequests,
+      options.signal,
+    );
+    current = { ...params, inputResponses };
     if (typeof result.requestState === 'string') current.requestState = result.requestState;
     else if (result.requestState !== undefined) throw new ProtocolError('requestState must be a string');
   }
 }
 
-export function listResources(client: McpClient, signal?: AbortSignal): Promise<Resource[]> {
+export function listResources(client: ClientSession, signal?: AbortSignal): Promise<Resource[]> {
   return listAll<Resource>(client, Method.ResourcesList, 'resources', ['uri', 'name'], signal);
 }
 
-export function listResourceTemplates(client: McpClient, signal?: AbortSignal): Promise<ResourceTemplate[]> {
+export function listResourceTemplates(
+  client: ClientSession,
+  signal?: AbortSignal,
+): Promise<ResourceTemplate[]> {
   return listAll<ResourceTemplate>(
     client,
     Method.ResourcesTemplatesList,
@@ -103,12 +112,12 @@ export function listResourceTemplates(client: McpClient, signal?: AbortSignal): 
   );
 }
 
-export function listPrompts(client: McpClient, signal?: AbortSignal): Promise<Prompt[]> {
+export function listPrompts(client: ClientSession, signal?: AbortSignal): Promise<Prompt[]> {
   return listAll<Prompt>(client, Method.PromptsList, 'prompts', ['name'], signal);
 }
 
 export async function readResource(
-  client: McpClient,
+  client: ClientSession,
   uri: string,
   options: FeatureRequestOptions = {},
 ): Promise<ReadResourceResult> {
@@ -130,7 +139,7 @@ export async function readResource(
 }
 
 export async function getPrompt(
-  client: McpClient,
+  client: ClientSession,
   name: string,
   args: Record<string, string>,
   options: FeatureRequestOptions = {},

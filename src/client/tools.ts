@@ -10,8 +10,8 @@ import {
   type CompiledSchema,
   type XMcpHeader,
 } from '../schema/index.js';
-import type { McpClient } from './client.js';
 import { ProtocolError } from './errors.js';
+import type { ClientSession } from './session.js';
 
 /** What the client keeps per tool: the definition, its header paths, and its output validator (built lazily). */
 export interface KnownTool {
@@ -21,13 +21,13 @@ export interface KnownTool {
 }
 
 export class ToolCache {
-  readonly #client: McpClient;
+  readonly #client: ClientSession;
   #tools = new Map<string, KnownTool>();
   #list: Tool[] | undefined;
   #freshUntil = 0;
   #loading: Promise<Tool[]> | undefined;
 
-  constructor(client: McpClient) {
+  constructor(client: ClientSession) {
     this.#client = client;
   }
 

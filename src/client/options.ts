@@ -1,0 +1,49 @@
+// What an McpClient is configured with. Its own module so the client's parts (session.ts and what uses it) can name
+// these types without importing client.ts, which imports them.
+
+import type { ClientCapabilities } from '../protocol/index.js';
+import type { ChannelLogger } from './channel.js';
+import type { InputHandlers } from './input.js';
+import type { ApprovalHook, AuditHook } from './policy.js';
+
+export type Era = 'modern' | 'legacy';
+
+export interface ClientOptions {
+  /** Answers to the server's input requests; they also decide which capabilities are declared. */
+  handlers?: InputHandlers;
+  /** Extra capabilities to declare (merged over those the handlers imply). */
+  capabilities?: ClientCapabilities;
+  /**
+   * A human in the loop: asked before every call that is not read-only (annotations count only from a trusted
+   * server). 'always' approves everything. Without a hook such calls are refused.
+   */
+  approve?: ApprovalHook | 'always';
+  /** Trust this server's annotations (readOnlyHint etc.). Default false: every tool counts as destructive. */
+  trusted?: boolean;
+  /** Receives every call: server, tool, arguments, outcome, duration. */
+  audit?: AuditHook;
+  /** Per-request time limit. Default 60,000 ms. */
+  timeoutMs?: number;
+  /** Restart a call's time limit on progress, up to maxTotalTimeoutMs (default 10 minutes). */
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeoutMs?: number;
+  /** 'auto' (default): server/discover first, legacy initialize as the fallback. */
+  era?: 'auto' | Era;
+  /**
+   * How long to wait for server/discover before falling back to initialize. Default: 5,000 ms on stdio (some legacy
+   * servers never answer a request before initialize); on HTTP the normal time limit, since any HTTP server answers.
+   */
+  discoverTimeoutMs?: number;
+  /** Pages read by listTools at most. Default 100. */
+  maxListPages?: number;
+  /** Keep a subscriptions/listen stream (modern) to learn of tool list changes. Default true. */
+  listenForChanges?: boolean;
+  /** Declare the tasks extension and follow task results until they finish. Default true. */
+  tasks?: boolean;
+  /** Validate structuredContent against outputSchema ('throw': OutputValidationError). Default 'throw'. */
+  validateOutput?: 'throw' | 'off';
+  /** Warnings (dropped tools, odd server messages). Default: stderr. */
+  logger?: ChannelLogger;
+  /** A name for this server in audit entries. Default: the server's own name. */
+  serverName?: string;
+}

@@ -185,9 +185,12 @@ export class VisibleLists<E, V extends string> {
       this.#subsets.set(membership.key, subset);
       this.#newest = subset;
     }
-    // Callers with the same subset share one entries array; the duplicate just computed can be collected.
-    const view = this.#views.get(caller);
-    if (view !== undefined) view.membership = subset.membership;
+    // Callers with the same subset share one entries array; a duplicate (its subset was evicted and rebuilt from
+    // another caller's membership meanwhile) can be collected.
+    if (subset.membership !== membership) {
+      const view = this.#views.get(caller);
+      if (view !== undefined) view.membership = subset.membership;
+    }
     return subset;
   }
 

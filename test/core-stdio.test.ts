@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { isJsonObject, type JsonObject } from '../src/jsonrpc/index.js';
+import { LOCAL_CALLER, STDIO_TRANSPORT, type Caller, type MessageExtra } from '../src/protocol/index.js';
 import { StdioServerTransport, serveStdio } from '../src/transports/stdio/index.js';
 import { SERVER_INFO_META, deferred, modern, testServer, type WireMessage } from './support/harness.js';
 
@@ -263,6 +264,35 @@ describe('core stdio: the transport in-process', () => {
       _meta: SERVER_INFO_META,
     });
     assert.equal(client.messages().filter((m) => m.id === 1).length, 0, 'the oversize request was never run');
+    await server.close();
+  });
+
+  it('every line carries the caller (default LOCAL_CALLER) and STDIO_TRANSPORT, in one frozen extra', async () => {
+    const stdin = new PassThrough();
+    const transport = new StdioServerTransport({ stdin, stdout: new PassThrough() });
+    const extras: Array<MessageExtra | undefined> = [];
+    transport.onmessage = (_message, extra) => extras.push(extra);
+    await transport.start();
+    stdin.write('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","method":"b"}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(extras.length, 2);
+    assert.deepEqual(extras[0], { auth: LOCAL_CALLER, transport: STDIO_TRANSPORT });
+    assert.equal(extras[0]?.auth, LOCAL_CALLER);
+    assert.ok(Object.isFrozen(extras[0]));
+    assert.equal(extras[1], extras[0], 'no allocation per message');
+    await transport.close();
+  });
+
+  it('the caller option reaches a tool as ctx.auth', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const client = new LineClient(stdin, stdout);
+    const caller: Caller = Object.freeze({ subject: 'ci-runner', via: 'local', scopes: Object.freeze([]) });
+    const server = testServer();
+    server.tool({ name: 'whoami', handler: (_args, ctx) => `${ctx.auth?.subject} via ${ctx.auth?.via}` });
+    await server.connect(new StdioServerTransport({ stdin, stdout, caller }));
+    const response = await client.request(1, 'tools/call', modern({ name: 'whoami' }));
+    assert.deepEqual(response.result?.content, [{ type: 'text', text: 'ci-runner via local' }]);
     await server.close();
   });
 

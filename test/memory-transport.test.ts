@@ -2,8 +2,15 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Transport } from '../src/protocol/index.js';
+import {
+  LOCAL_CALLER,
+  MEMORY_TRANSPORT,
+  type Caller,
+  type MessageExtra,
+  type Transport,
+} from '../src/protocol/index.js';
 import { createLinkedPair } from '../src/transports/memory/index.js';
+import { modern, testServer } from './support/harness.js';
 
 /** Collects what a transport receives and resolves once `count` messages are in. */
 function receiver(transport: Transport, count: number): { received: unknown[]; done: Promise<void> } {
@@ -133,5 +140,57 @@ describe('createLinkedPair', () => {
     await atA.done;
     assert.deepEqual(traffic, ['a->b {"id":1}', 'b->a {"id":1,"result":{}}']);
     assert.equal('sent' in a, false);
+  });
+});
+
+describe('createLinkedPair: who is calling (issue 14)', () => {
+  const ALICE: Caller = Object.freeze({ subject: 'alice', via: 'test', scopes: Object.freeze(['read']) });
+
+  it('every message carries the caller option and MEMORY_TRANSPORT, in one frozen extra for the whole pair', async () => {
+    const [a, b] = createLinkedPair({ caller: ALICE });
+    const extras: Array<MessageExtra | undefined> = [];
+    b.onmessage = (_message, extra) => extras.push(extra);
+    a.onmessage = (_message, extra) => extras.push(extra);
+    await a.start();
+    await b.start();
+    a.send('{"id":1}');
+    a.send('{"id":2}');
+    b.send('{"id":1,"result":{}}');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(extras.length, 3);
+    const [first] = extras;
+    assert.deepEqual(first, { auth: ALICE, transport: MEMORY_TRANSPORT });
+    assert.equal(first?.auth, ALICE);
+    assert.ok(Object.isFrozen(first));
+    // No allocation per message: the same object every time, both ways.
+    assert.ok(extras.every((extra) => extra === first));
+  });
+
+  it('without the option the caller is LOCAL_CALLER: both ends live in this process', async () => {
+    const [a, b] = createLinkedPair();
+    const atB = new Promise<MessageExtra | undefined>(
+      (resolve) => (b.onmessage = (_m, extra) => resolve(extra)),
+    );
+    await a.start();
+    await b.start();
+    a.send('{"id":1}');
+    assert.equal((await atB)?.auth, LOCAL_CALLER);
+  });
+
+  it('a tool on a server connected to one end sees the caller as ctx.auth', async () => {
+    const server = testServer();
+    server.tool({ name: 'whoami', handler: (_args, ctx) => `${ctx.auth?.subject} via ${ctx.auth?.via}` });
+    const [client, side] = createLinkedPair({ caller: ALICE });
+    const answer = new Promise<string>(
+      (resolve) => (client.onmessage = (message) => resolve(String(message))),
+    );
+    await server.connect(side);
+    await client.start();
+    client.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: modern({ name: 'whoami' }) }),
+    );
+    const response = JSON.parse(await answer) as { result: { content: Array<{ text: string }> } };
+    assert.equal(response.result.content[0]?.text, 'alice via test');
+    await server.close();
   });
 });

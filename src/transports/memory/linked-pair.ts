@@ -1,17 +1,31 @@
 // Two in-memory transports wired back to back, so tests and in-process clients need no process or port.
 
-import type { MessageExtra, SendOptions, Transport } from '../../protocol/index.js';
+import {
+  LOCAL_CALLER,
+  MEMORY_TRANSPORT,
+  type Caller,
+  type MessageExtra,
+  type SendOptions,
+  type Transport,
+} from '../../protocol/index.js';
 
 export type TrafficDirection = 'a->b' | 'b->a';
 
 export interface LinkedPairOptions {
   /** Sees every message as it is sent; traffic is not recorded otherwise. */
   onTraffic?(direction: TrafficDirection, message: string): void;
+  /**
+   * Who is calling: every message either end receives carries it as `extra.auth` (a server connected to one end
+   * sees the other end's calls as this caller's). Default LOCAL_CALLER: both ends live in this process.
+   */
+  caller?: Caller;
 }
 
 /** The state both ends share: closing either end closes the pair. */
 interface Link {
   closed: boolean;
+  /** What every delivered message carries: one frozen object for the pair, nothing per message. */
+  readonly extra: MessageExtra;
 }
 
 class MemoryTransport implements Transport {
@@ -77,7 +91,7 @@ class MemoryTransport implements Transport {
   #schedule(message: string): void {
     queueMicrotask(() => {
       try {
-        this.onmessage?.(message);
+        this.onmessage?.(message, this.#link.extra);
       } catch (error) {
         this.#report(error);
       }
@@ -102,7 +116,10 @@ class MemoryTransport implements Transport {
 
 /** Returns two connected transports: what one sends, the other's onmessage receives (same string, same order). */
 export function createLinkedPair(options: LinkedPairOptions = {}): [Transport, Transport] {
-  const link: Link = { closed: false };
+  const link: Link = {
+    closed: false,
+    extra: Object.freeze({ auth: options.caller ?? LOCAL_CALLER, transport: MEMORY_TRANSPORT }),
+  };
   const a = new MemoryTransport(link, 'a->b', options);
   const b = new MemoryTransport(link, 'b->a', options);
   a.connect(b);

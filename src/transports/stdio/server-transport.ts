@@ -2,7 +2,14 @@
 
 import type { Readable, Writable } from 'node:stream';
 import { encodeError, ErrorCode } from '../../jsonrpc/index.js';
-import type { MessageExtra, SendOptions, Transport } from '../../protocol/index.js';
+import {
+  LOCAL_CALLER,
+  STDIO_TRANSPORT,
+  type Caller,
+  type MessageExtra,
+  type SendOptions,
+  type Transport,
+} from '../../protocol/index.js';
 import { LineSplitter } from './line-splitter.js';
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -19,6 +26,11 @@ export interface StdioServerTransportOptions {
   maxLineBytes?: number;
   /** Outgoing bytes held back while stdout is not draining; past this the transport reports an error and closes. */
   maxQueuedBytes?: number;
+  /**
+   * Who is calling: every message carries it as `extra.auth`. Default LOCAL_CALLER, the process that started this
+   * one (a stdio server trusts its parent as the local user).
+   */
+  caller?: Caller;
 }
 
 export class StdioServerTransport implements Transport {
@@ -31,6 +43,8 @@ export class StdioServerTransport implements Transport {
   readonly #maxLineBytes: number;
   readonly #maxQueuedBytes: number;
   readonly #splitter: LineSplitter;
+  /** What every incoming message carries: one frozen object for the transport's life, nothing per message. */
+  readonly #extra: MessageExtra;
   #started = false;
   #closed = false;
   /** True from a write that returned false until 'drain': further output waits in #queue. */
@@ -50,6 +64,7 @@ export class StdioServerTransport implements Transport {
     this.#stdout = options.stdout ?? process.stdout;
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+    this.#extra = Object.freeze({ auth: options.caller ?? LOCAL_CALLER, transport: STDIO_TRANSPORT });
     this.#splitter = new LineSplitter({
       maxLineBytes: this.#maxLineBytes,
       onLine: (line) => this.#deliver(line),
@@ -129,7 +144,7 @@ export class StdioServerTransport implements Transport {
   #deliver(line: string): void {
     if (this.#closed) return;
     try {
-      this.onmessage?.(line);
+      this.onmessage?.(line, this.#extra);
     } catch (error) {
       this.#report(error);
     }

@@ -1,6 +1,7 @@
 // Lint rules, including the one-way layering of src/ (see docs/architecture.md).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import local from './eslint-rules/index.js';
 
 // Lower layers first. A file in layer N may import only from layers < N (and its own).
 const layers = [
@@ -83,6 +84,10 @@ export default tseslint.config(
     },
   },
   ...layering,
+  // No import cycle among src/ files, type-only imports included (eslint-rules/no-import-cycle.js). The plugin is
+  // registered for every file so a config built on this one (the rule's test) can turn the rule on elsewhere.
+  { plugins: { local } },
+  { files: ['src/**/*.ts'], rules: { 'local/no-import-cycle': ['error', { root: 'src' }] } },
   {
     files: [
       'test/**/*.ts',

@@ -1,4 +1,5 @@
-// The modern (2026-07-28) POST: stateless, one connection per request, headers checked against the body.
+// The modern (2026-07-28) POST: stateless, one shared connection, MCP-Protocol-Version and Mcp-Method checked
+// against the body (Mcp-Name and Mcp-Param-* are the pipeline's: they depend on the tool called).
 
 import { ErrorCode, RpcError, type Classified } from '../../jsonrpc/index.js';
 import { Method } from '../../protocol/index.js';
@@ -46,7 +47,8 @@ export function handleModernPost(
   const request = message.message;
   try {
     // The _meta envelope itself is read once, by the server connection; its errors come back marked `rejected`.
-    checkModernHeaders((name) => exchange.header(name), request, context.server);
+    // Mcp-Name and Mcp-Param-* depend on the tool: the request pipeline checks them (server/mirror-headers.ts).
+    checkModernHeaders((name) => exchange.header(name), request);
   } catch (error) {
     if (!(error instanceof RpcError)) throw error;
     sendError(exchange, 400, headers, request.id, error.code, error.message, error.data);

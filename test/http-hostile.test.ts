@@ -701,21 +701,7 @@ describe('HTTP: opt-ins and opt-outs', () => {
 });
 
 describe('HTTP: limits', () => {
-  it('ends a request at requestTimeoutMs: the signal aborts and the client gets -32603', async () => {
-    const fixture = makeServer();
-    const listening = await listenHttp(fixture.server, { requestTimeoutMs: 50, logger: silentLogger });
-    try {
-      const res = await raw(listening.url, {
-        headers: modernHeaders('tools/call', { 'mcp-name': 'wait_for_abort' }),
-        body: modernBody(1, 'tools/call', { name: 'wait_for_abort' }),
-      });
-      const error = assertRpcError(res, 200, -32603, 1);
-      assert.match(String(error.message), /timed out after 50 ms/);
-      await fixture.aborted();
-    } finally {
-      await listening.close();
-    }
-  });
+  // A request's time limit is the pipeline's (extra.timeLimit): see http-edge-time-limit.test.ts.
 
   it('expires 1,000 abandoned sessions (idleTimeoutMs 200) and memory returns near baseline', async () => {
     setFlagsFromString('--expose-gc');

@@ -9,7 +9,6 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_PATH,
-  DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RETRY_AFTER_SECONDS,
   LEGACY_DEFAULTS,
   type HttpOptions,
@@ -30,14 +29,17 @@ export type FieldKind =
     }
   | { kind: 'string'; fallback: string; expected: string; check: (value: string) => boolean };
 
-/** One setting: its dotted path in "http" (at most one level of nesting), what it accepts and what it is for. */
-/** Every setting of HttpOptions a config file can hold, by dotted path (logger is code, not configuration). */
+/**
+ * Every setting of HttpOptions a config file can hold, by dotted path (logger, authenticate and routes are code, not
+ * configuration).
+ */
 export type HttpPath =
-  | Exclude<keyof HttpOptions, 'cors' | 'legacy' | 'logger'>
+  | Exclude<keyof HttpOptions, 'cors' | 'legacy' | 'logger' | 'authenticate' | 'routes'>
   | 'cors.origins'
   | 'legacy.enabled'
   | `legacy.${keyof LegacyHttpOptions}`;
 
+/** One setting: its dotted path in "http" (at most one level of nesting), what it accepts and what it is for. */
 export type HttpField = FieldKind & { path: HttpPath; description: string };
 
 const HOST_NAME =
@@ -148,15 +150,6 @@ const FIELDS = [
     max: 1_000,
     unit: 'levels',
     description: "The deepest JSON nesting accepted; deeper bodies get 400. Default: the server's (64).",
-  },
-  {
-    path: 'requestTimeoutMs',
-    kind: 'integer',
-    fallback: DEFAULT_REQUEST_TIMEOUT_MS,
-    min: 1,
-    max: DAY_MS,
-    unit: 'milliseconds',
-    description: 'The wall-clock limit of one request (subscriptions/listen and GET streams are exempt).',
   },
   {
     path: 'bodyTimeoutMs',

@@ -1,10 +1,14 @@
-// The HTTP transport core, written once for both adapters: screening (Host, Origin, CORS), routing by path and
-// method, and shutdown. It works on HttpExchange only, never on node:http or fetch objects.
+// The HTTP transport core, written once for both adapters: screening (Host, Origin, CORS), a policy's routes, who is
+// calling (the authenticate hook, before any body is read), routing by path and method, and shutdown. It works on
+// HttpExchange only, never on node:http or fetch objects.
 
 import { ErrorCode } from '../../jsonrpc/index.js';
+import { ANONYMOUS_CALLER, type Caller } from '../../protocol/index.js';
 import type { McpServer } from '../../server/index.js';
+import { authenticateRequest } from './authenticate.js';
 import { BodyBudget } from './body-budget.js';
 import type { HttpContext } from './context.js';
+import { HttpRequestView } from './edge.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { openSseSession } from './legacy/http-sse.js';
 import { SessionRegistry } from './legacy/session-registry.js';
@@ -12,7 +16,11 @@ import { handleLegacyDelete, handleLegacyGet } from './legacy/streams.js';
 import type { ResolvedHttpOptions } from './options.js';
 import { handlePost } from './post.js';
 import { sendError } from './respond.js';
+import { ROUTE_METHODS, serveRoute } from './routes.js';
 import { corsHeaders, hostAllowed, originAllowed, preflightHeaders } from './security.js';
+
+/** What a request to the MCP paths asks for, once its path and method are known. */
+type Target = 'endpoint' | 'sse' | 'messages';
 
 export class HttpCore {
   readonly context: HttpContext;
@@ -97,65 +105,108 @@ export class HttpCore {
     }
     const headers: OutgoingHeaders = corsHeaders(options.corsOrigins, origin) ?? {};
     if (this.#closed) {
-      sendError(
-        exchange,
-        503,
-        headers,
-        undefined,
-        ErrorCode.InternalError,
-        'Service Unavailable: the server is shutting down',
-      );
+      this.#shuttingDown(exchange, headers);
       return;
     }
     const { path, method } = exchange;
+    const route = options.routes?.get(path);
     if (method === 'OPTIONS') {
-      this.#preflight(exchange, headers);
+      this.#preflight(exchange, headers, route === undefined ? 'GET, POST, DELETE, OPTIONS' : ROUTE_METHODS);
       return;
     }
-    if (path === options.path) {
-      switch (method) {
-        case 'POST':
-          return handlePost(this.context, exchange, headers, 'endpoint');
-        case 'GET':
-          return handleLegacyGet(this.context, exchange, headers);
-        case 'DELETE':
-          return handleLegacyDelete(this.context, exchange, headers);
-        default:
-          sendError(
-            exchange,
-            405,
-            { ...headers, allow: 'GET, POST, DELETE' },
-            undefined,
-            ErrorCode.InvalidRequest,
-            `Method Not Allowed: ${method}`,
-          );
-          return;
-      }
-    }
-    if (sessions !== undefined && path === `${options.path}/sse` && method === 'GET') {
-      openSseSession(this.context, sessions, exchange, headers);
+    // Discovery documents first: a client reads them to learn how to authenticate.
+    if (route !== undefined)
+      return serveRoute(route, new HttpRequestView(exchange), exchange, headers, options);
+    const target: Target | undefined =
+      path === options.path
+        ? 'endpoint'
+        : sessions === undefined
+          ? undefined
+          : path === `${options.path}/sse` && method === 'GET'
+            ? 'sse'
+            : path === `${options.path}/messages` && method === 'POST'
+              ? 'messages'
+              : undefined;
+    if (target === undefined) {
+      sendError(
+        exchange,
+        404,
+        headers,
+        undefined,
+        ErrorCode.InvalidRequest,
+        `Not Found: the MCP endpoint is ${options.path}`,
+      );
       return;
     }
-    if (sessions !== undefined && path === `${options.path}/messages` && method === 'POST') {
-      return handlePost(this.context, exchange, headers, 'messages');
+    const view = new HttpRequestView(exchange);
+    const { authenticate } = options;
+    if (authenticate === undefined) return this.#serve(exchange, headers, target, ANONYMOUS_CALLER, view);
+    // Before the body is read: a client that cannot say who it is gets no buffer.
+    const caller = authenticateRequest(authenticate, view, exchange, headers, options);
+    if (caller instanceof Promise) {
+      return caller.then((known) => {
+        if (known === undefined) return;
+        // The core may have closed while the hook ran.
+        if (this.#closed) this.#shuttingDown(exchange, headers);
+        else return this.#serve(exchange, headers, target, known, view);
+      });
     }
+    if (caller !== undefined) return this.#serve(exchange, headers, target, caller, view);
+  }
+
+  #serve(
+    exchange: HttpExchange,
+    headers: OutgoingHeaders,
+    target: Target,
+    caller: Caller,
+    view: HttpRequestView,
+  ): void | Promise<void> {
+    const { context } = this;
+    if (target === 'messages') return handlePost(context, exchange, headers, 'messages', caller, view);
+    if (target === 'sse') {
+      // Only routed when the legacy wire is on (#route checks).
+      if (context.sessions !== undefined)
+        openSseSession(context, context.sessions, exchange, headers, caller);
+      return;
+    }
+    switch (exchange.method) {
+      case 'POST':
+        return handlePost(context, exchange, headers, 'endpoint', caller, view);
+      case 'GET':
+        return handleLegacyGet(context, exchange, headers, caller);
+      case 'DELETE':
+        return handleLegacyDelete(context, exchange, headers, caller);
+      default:
+        sendError(
+          exchange,
+          405,
+          { ...headers, allow: 'GET, POST, DELETE' },
+          undefined,
+          ErrorCode.InvalidRequest,
+          `Method Not Allowed: ${exchange.method}`,
+        );
+        return;
+    }
+  }
+
+  #shuttingDown(exchange: HttpExchange, headers: OutgoingHeaders): void {
     sendError(
       exchange,
-      404,
+      503,
       headers,
       undefined,
-      ErrorCode.InvalidRequest,
-      `Not Found: the MCP endpoint is ${options.path}`,
+      ErrorCode.InternalError,
+      'Service Unavailable: the server is shutting down',
     );
   }
 
   /** CORS preflight: allowed origins get the CORS answer; anyone else a bare 204 that browsers will refuse. */
-  #preflight(exchange: HttpExchange, headers: OutgoingHeaders): void {
+  #preflight(exchange: HttpExchange, headers: OutgoingHeaders, allow: string): void {
     const cors = 'access-control-allow-origin' in headers;
     exchange.respond(204, {
       ...headers,
-      allow: 'GET, POST, DELETE, OPTIONS',
-      ...(cors && preflightHeaders(exchange.header('access-control-request-headers'))),
+      allow,
+      ...(cors && preflightHeaders(exchange.header('access-control-request-headers'), allow)),
     });
   }
 }

@@ -6,3 +6,12 @@ export { createFetchHandler } from './fetch-adapter.js';
 export { listenHttp, type HttpListening } from './listen.js';
 export { hardenNodeServer, type NodeServerOptions } from './node-server.js';
 export { type HttpOptions, type LegacyHttpOptions } from './options.js';
+export {
+  type HttpAuthenticate,
+  type HttpChallenge,
+  type HttpRequestInfo,
+  type HttpRoute,
+  type HttpRouteResponse,
+} from './edge.js';
+// What an authenticate hook returns, and who calls when there is none.
+export { ANONYMOUS_CALLER, type Caller } from '../../protocol/index.js';

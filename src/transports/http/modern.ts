@@ -2,7 +2,7 @@
 // against the body (Mcp-Name and Mcp-Param-* are the pipeline's: they depend on the tool called).
 
 import { ErrorCode, RpcError, type Classified } from '../../jsonrpc/index.js';
-import { Method } from '../../protocol/index.js';
+import type { Caller, TransportFacts } from '../../protocol/index.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { checkModernHeaders } from './mcp-headers.js';
@@ -15,6 +15,8 @@ export function handleModernPost(
   exchange: HttpExchange,
   message: Exclude<Classified, { kind: 'invalid' }>,
   headers: OutgoingHeaders,
+  caller: Caller,
+  transport: TransportFacts,
 ): void {
   switch (message.kind) {
     case 'batch':
@@ -74,7 +76,7 @@ export function handleModernPost(
     exchange,
     headers,
     requestId: request.id,
-    timeoutMs: request.method === Method.SubscriptionsListen ? Infinity : options.requestTimeoutMs,
+    logger: options.logger,
     statusOf: (sent) => modernStatus(sent.errorCode, sent.rejected),
     openOutlet: () => {
       const writer = new SseWriter(exchange.stream(200, { ...headers, ...SSE_HEADERS }), options.keepAliveMs);
@@ -87,5 +89,12 @@ export function handleModernPost(
   });
   channels.add(channel);
   // Already classified by handlePost: the connection does not judge the message a second time.
-  connection.receiveMessage(message, { abort: channel.cancellation, reply: channel.reply });
+  connection.receiveMessage(message, {
+    abort: channel.cancellation,
+    reply: channel.reply,
+    auth: caller,
+    transport,
+    timeLimit: channel.timeLimit,
+  });
+  channel.received();
 }

@@ -1,6 +1,7 @@
 // HTTP transport options: the public shape, the documented defaults, and the loud warnings for opt-outs.
 
 import { DefinitionError, type Logger, type McpServer } from '../../server/index.js';
+import { resolveEdgeOptions, type HttpAuthenticate, type HttpRoute } from './edge.js';
 import { atLeast, limit, retryAfter } from './option-checks.js';
 import { parseHostRule, type HostRule } from './security.js';
 import {
@@ -77,8 +78,9 @@ export interface HttpOptions extends ServerLimitOptions {
   maxBufferedBodyBytesPerAddress?: number;
   /**
    * Time to receive a request's body once its headers are in; a slower sender gets 408 and is disconnected.
-   * Default 30 s: a full 4 MiB body needs only about 140 KB/s. It bounds receiving only: the handler's own clock
-   * (requestTimeoutMs) starts when the body is in, and a long streamed answer is never cut by this.
+   * Default 30 s: a full 4 MiB body needs only about 140 KB/s. It bounds receiving only: the request's own time
+   * limit (what it runs decides it: the tool's timeoutMs) starts when the body is in, and a long streamed answer is
+   * never cut by this.
    */
   bodyTimeoutMs?: number;
   /** Longest pause between two pieces of a body; a stalled sender gets 408 and is disconnected. Default 5 s. */
@@ -87,14 +89,25 @@ export interface HttpOptions extends ServerLimitOptions {
   retryAfterSeconds?: number;
   /** Deepest JSON nesting accepted; deeper bodies get 400. Default: the server's (64). */
   maxJsonDepth?: number;
-  /** Wall-clock limit of one request (subscriptions/listen and GET streams exempt). Default 120 s. */
-  requestTimeoutMs?: number;
   /** CORS for browser clients on other origins. Default false: no CORS headers at all. */
   cors?: { origins: string[] } | false;
   /** Serve legacy clients (2024-11-05 … 2025-11-25) on the same endpoint. Default true, with the defaults above. */
   legacy?: boolean | LegacyHttpOptions;
   /** Where transport diagnostics go. Default: the server's logger. */
   logger?: Logger;
+  /**
+   * Who is calling: run for every request to the MCP endpoint (and the legacy /sse and /messages paths) after the
+   * Host, Origin and CORS preflight checks and before the body is read. It returns the Caller (every message of the
+   * request carries it as `extra.auth`) or a challenge `{ status: 401, headers: { 'WWW-Authenticate': … } }`
+   * answered at once. Default: none, every caller is ANONYMOUS_CALLER.
+   */
+  authenticate?: HttpAuthenticate;
+  /**
+   * Documents served beside the MCP endpoint, by exact path, for GET and HEAD, before authenticate: RFC 9728
+   * protected-resource metadata at "/.well-known/oauth-protected-resource" and
+   * "/.well-known/oauth-protected-resource/mcp", for example. A path of the endpoint itself is refused.
+   */
+  routes?: Readonly<Record<string, HttpRoute>>;
 }
 
 export interface ResolvedLegacyOptions {
@@ -120,7 +133,10 @@ export interface ResolvedHttpOptions {
   bodyIdleTimeoutMs: number;
   retryAfterSeconds: number;
   maxJsonDepth: number;
-  requestTimeoutMs: number;
+  /** Undefined: every caller is ANONYMOUS_CALLER. */
+  authenticate: HttpAuthenticate | undefined;
+  /** Undefined when there are none. */
+  routes: ReadonlyMap<string, HttpRoute> | undefined;
   /** What listenHttp (and hardenNodeServer) set on a node:http server. */
   server: ResolvedServerOptions;
   legacy: ResolvedLegacyOptions | undefined;
@@ -134,7 +150,6 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_BUFFERED_BODY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 5_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const LEGACY_DEFAULTS: ResolvedLegacyOptions = {
   maxSessions: 1_000,
@@ -205,6 +220,13 @@ export function resolveHttpOptions(
   const logger = options.logger ?? server.logger;
   const path = options.path ?? DEFAULT_PATH;
   if (!path.startsWith('/')) throw new DefinitionError('HTTP transport: path must start with "/"');
+  // Still passed by callers written for earlier versions (and by plain JavaScript): say what replaced it.
+  if ((options as { requestTimeoutMs?: unknown }).requestTimeoutMs !== undefined) {
+    throw new DefinitionError(
+      "HTTP transport: requestTimeoutMs is no longer an option; a request's time limit is what it runs: the tool's timeoutMs (or the prompt's, the resource's), else the server's defaultTimeoutMs. Remove it",
+    );
+  }
+  const edge = resolveEdgeOptions(options, path);
   const protect = options.dnsRebindingProtection ?? true;
   if (!protect) {
     logger.warn(
@@ -258,7 +280,8 @@ export function resolveHttpOptions(
     ),
     retryAfterSeconds,
     maxJsonDepth: limit(options.maxJsonDepth, server.maxJsonDepth, 'maxJsonDepth', logger),
-    requestTimeoutMs: limit(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs', logger),
+    authenticate: edge.authenticate,
+    routes: edge.routes,
     server: resolveServerOptions(options, { bodyTimeoutMs, retryAfterSeconds, logger }),
     legacy: resolveLegacy(options.legacy, logger),
     logger,

@@ -1,7 +1,7 @@
 // Every POST: media types, body size, JSON depth and shape are checked once; then the era decides the path.
 
 import { ErrorCode, RpcError, classify, parseJson, type Classified } from '../../jsonrpc/index.js';
-import { hasModernMeta, isLegacyRevision } from '../../protocol/index.js';
+import { hasModernMeta, isLegacyRevision, type Caller, type TransportFacts } from '../../protocol/index.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { handleLegacyPost } from './legacy/post.js';
@@ -25,12 +25,17 @@ function isModern(context: HttpContext, exchange: HttpExchange, message: Classif
   return version !== undefined && !isLegacyRevision(version);
 }
 
-/** `target` is the MCP endpoint, or the POST endpoint of the 2024-11-05 HTTP+SSE transport. */
+/**
+ * `target` is the MCP endpoint, or the POST endpoint of the 2024-11-05 HTTP+SSE transport; `caller` is who the
+ * authenticate hook said is calling, and `transport` what every message of the request carries as extra.transport.
+ */
 export async function handlePost(
   context: HttpContext,
   exchange: HttpExchange,
   headers: OutgoingHeaders,
   target: 'endpoint' | 'messages',
+  caller: Caller,
+  transport: TransportFacts,
 ): Promise<void> {
   const { options } = context;
   const unsupported = unsupportedMediaType(exchange.header('content-type'));
@@ -68,8 +73,9 @@ export async function handlePost(
     return;
   }
   const sessions = context.sessions;
-  if (target === 'messages' && sessions !== undefined) postSseMessage(sessions, exchange, value, headers);
+  if (target === 'messages' && sessions !== undefined)
+    postSseMessage(sessions, exchange, value, headers, caller, transport);
   else if (isModern(context, exchange, message) || sessions === undefined)
-    handleModernPost(context, exchange, message, headers);
-  else handleLegacyPost(context, sessions, exchange, message, headers);
+    handleModernPost(context, exchange, message, headers, caller, transport);
+  else handleLegacyPost(context, sessions, exchange, message, headers, caller, transport);
 }

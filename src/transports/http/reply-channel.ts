@@ -1,8 +1,10 @@
 // Where the messages about one POSTed request go: a JSON body when the final response comes first, an SSE
-// stream as soon as anything precedes it. It also owns the request's cancellation and wall-clock limit.
+// stream as soon as anything precedes it. It also owns the request's cancellation, and enforces the time limit the
+// request pipeline sets through `extra.timeLimit` (what the request runs decides it, not the transport).
 
 import { ErrorCode, encodeError, type RequestId } from '../../jsonrpc/index.js';
 import { Cancellation, type SendOptions } from '../../protocol/index.js';
+import type { Logger } from '../../server/index.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { JSON_TYPE } from './respond.js';
 import { SSE_HEADERS } from './sse.js';
@@ -18,8 +20,8 @@ export interface ReplyChannelConfig {
   /** Headers every response of this request carries (CORS, Mcp-Session-Id). */
   headers: OutgoingHeaders;
   requestId: RequestId | undefined;
-  /** Infinity for long-lived requests (subscriptions/listen). */
-  timeoutMs: number;
+  /** Where the fallback limit of a request the pipeline did not limit is reported (at debug). */
+  logger: Logger;
   statusOf(options: SendOptions): number;
   /** Opens the SSE response; called at most once. */
   openOutlet(): Outlet;
@@ -29,10 +31,20 @@ export interface ReplyChannelConfig {
   onFinish(): void;
 }
 
+/**
+ * The limit of a request the pipeline took without calling `extra.timeLimit`: that is a pipeline bug (every request
+ * it runs gets a limit), and a request must still never hold its POST forever.
+ */
+export const FALLBACK_TIME_LIMIT_MS = 600_000;
+
 export class ReplyChannel {
   readonly #config: ReplyChannelConfig;
   readonly #cancellation = new Cancellation();
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The limit set so far (the largest, for a batch); undefined until the pipeline sets one. */
+  #limitMs: number | undefined;
+  /** When the first limit was set: a larger one set later counts from there. */
+  #limitedAt = 0;
   #outlet: Outlet | undefined;
   #finished = false;
   /** The client left before a response was started: there is nothing left to write to. */
@@ -40,11 +52,38 @@ export class ReplyChannel {
 
   constructor(config: ReplyChannelConfig) {
     this.#config = config;
-    if (config.timeoutMs !== Infinity) {
-      this.#timer = setTimeout(() => this.#timeout(), config.timeoutMs);
-      this.#timer.unref?.();
-    }
     config.exchange.onClose(() => this.#clientGone());
+  }
+
+  /**
+   * The `timeLimit` of the request's MessageExtra: the request ends with -32603 "Request timed out" once `ms` have
+   * passed (Infinity: never). The items of a 2025-03-26 batch share one POST and each set their own: the largest
+   * wins, counted from the first.
+   */
+  readonly timeLimit = (ms: number): void => {
+    if (this.#finished || Number.isNaN(ms) || ms < 0) return;
+    const previous = this.#limitMs;
+    if (previous !== undefined && ms <= previous) return;
+    this.#limitMs = ms;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (ms === Infinity) return;
+    const now = Date.now();
+    if (previous === undefined) this.#limitedAt = now;
+    this.#timer = setTimeout(() => this.#timeout(), Math.max(0, this.#limitedAt + ms - now));
+    this.#timer.unref?.();
+  };
+
+  /**
+   * The connection has taken the request (its receive call returned). One nobody limited and not answered yet gets
+   * FALLBACK_TIME_LIMIT_MS, logged at debug: the pipeline limits every request it runs.
+   */
+  received(): void {
+    if (this.#finished || this.#limitMs !== undefined) return;
+    this.#config.logger.debug(
+      `HTTP transport: a request was taken without a time limit (a request pipeline bug); it gets ${FALLBACK_TIME_LIMIT_MS} ms`,
+    );
+    this.timeLimit(FALLBACK_TIME_LIMIT_MS);
   }
 
   /** Aborts on timeout, on shutdown, and (modern) when the client closes the response. */
@@ -113,7 +152,7 @@ export class ReplyChannel {
 
   #timeout(): void {
     if (this.#finished) return;
-    const ms = this.#config.timeoutMs;
+    const ms = this.#limitMs;
     this.#cancellation.abort(new Error(`timed out after ${ms} ms`));
     const id = this.#config.requestId;
     this.#finish(encodeError(id, ErrorCode.InternalError, `Request timed out after ${ms} ms`), {

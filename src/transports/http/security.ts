@@ -175,7 +175,8 @@ export function unsupportedMediaType(value: string | undefined): string | undefi
   return mediaTypeMemo.get(value, (v) => mediaTypeRefusal(v) ?? '') || undefined;
 }
 
-const EXPOSED = 'Mcp-Session-Id, MCP-Protocol-Version';
+// WWW-Authenticate: a browser client must read the challenge of a 401 to find the authorization server.
+const EXPOSED = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate';
 const DEFAULT_ALLOWED_HEADERS =
   'Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID';
 
@@ -196,8 +197,8 @@ export function corsHeaders(
 }
 
 /** The extra headers of a CORS preflight answer; requested headers are echoed so Mcp-Param-* pass. */
-export const preflightHeaders = (requested: string | undefined): OutgoingHeaders => ({
-  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+export const preflightHeaders = (requested: string | undefined, methods: string): OutgoingHeaders => ({
+  'access-control-allow-methods': methods,
   'access-control-allow-headers': requested ?? DEFAULT_ALLOWED_HEADERS,
   'access-control-max-age': '600',
 });

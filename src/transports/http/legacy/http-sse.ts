@@ -2,9 +2,16 @@
 // POST endpoint (<path>/messages?sessionId=…); every server message then travels on that one stream.
 
 import { ErrorCode } from '../../../jsonrpc/index.js';
-import type { SendOptions, Transport } from '../../../protocol/index.js';
+import type {
+  Caller,
+  MessageExtra,
+  SendOptions,
+  Transport,
+  TransportFacts,
+} from '../../../protocol/index.js';
 import type { McpServer, ServerConnection } from '../../../server/index.js';
 import type { HttpContext } from '../context.js';
+import { sameCaller } from '../edge.js';
 import type { HttpExchange, OutgoingHeaders } from '../exchange.js';
 import { sendError } from '../respond.js';
 import { accepts } from '../security.js';
@@ -13,6 +20,8 @@ import type { ManagedSession, SessionRegistry } from './session-registry.js';
 
 export class SseSession implements Transport, ManagedSession {
   readonly id: string;
+  /** Who opened the stream: only this caller may post to the session. */
+  readonly caller: Caller;
   readonly connection: ServerConnection;
   readonly #writer: SseWriter;
   readonly #onEnded: (session: SseSession) => void;
@@ -22,8 +31,15 @@ export class SseSession implements Transport, ManagedSession {
   onerror?: NonNullable<Transport['onerror']>;
   onclose?: NonNullable<Transport['onclose']>;
 
-  constructor(id: string, server: McpServer, writer: SseWriter, onEnded: (session: SseSession) => void) {
+  constructor(
+    id: string,
+    server: McpServer,
+    writer: SseWriter,
+    onEnded: (session: SseSession) => void,
+    caller: Caller,
+  ) {
     this.id = id;
+    this.caller = caller;
     this.#writer = writer;
     this.#onEnded = onEnded;
     this.connection = server.createConnection(this, { legacy: true });
@@ -81,6 +97,7 @@ export function openSseSession(
   sessions: SessionRegistry,
   exchange: HttpExchange,
   headers: OutgoingHeaders,
+  caller: Caller,
 ): void {
   if (!accepts(exchange.header('accept') ?? 'text/event-stream', 'text/event-stream')) {
     sendError(
@@ -109,21 +126,32 @@ export function openSseSession(
     exchange.stream(200, { ...headers, ...SSE_HEADERS }),
     context.options.keepAliveMs,
   );
-  const session = new SseSession(sessions.newId(), context.server, writer, (ended) => sessions.remove(ended));
+  const session = new SseSession(
+    sessions.newId(),
+    context.server,
+    writer,
+    (ended) => sessions.remove(ended),
+    caller,
+  );
   sessions.add(session, exchange.remoteAddress);
   exchange.onClose(() => session.end());
   writer.write(`event: endpoint\ndata: ${context.options.path}/messages?sessionId=${session.id}\n\n`);
 }
 
-/** POST <path>/messages?sessionId=…: the message is handled; whatever it causes goes on the session's stream. */
+/**
+ * POST <path>/messages?sessionId=…: the message is handled; whatever it causes goes on the session's stream. A
+ * session another caller opened is "not found", like one that does not exist.
+ */
 export function postSseMessage(
   sessions: SessionRegistry,
   exchange: HttpExchange,
   value: unknown,
   headers: OutgoingHeaders,
+  caller: Caller,
+  transport: TransportFacts,
 ): void {
   const session = sessions.get(exchange.query('sessionId'));
-  if (!(session instanceof SseSession)) {
+  if (!(session instanceof SseSession) || !sameCaller(session.caller, caller)) {
     sendError(
       exchange,
       404,
@@ -135,6 +163,8 @@ export function postSseMessage(
     return;
   }
   session.touch();
-  session.connection.receive(value);
+  // No reply and no time limit of its own: answers go on the session's stream, and the tool's own limit applies.
+  const extra: MessageExtra = { auth: caller, transport };
+  session.connection.receive(value, extra);
   exchange.respond(202, headers);
 }

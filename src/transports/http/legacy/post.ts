@@ -1,8 +1,15 @@
 // Legacy Streamable HTTP POSTs: initialize opens a session; everything else needs its Mcp-Session-Id.
 
 import { ErrorCode, splitBatch, type Classified, type RequestId } from '../../../jsonrpc/index.js';
-import { Method, type MessageExtra, type SendOptions } from '../../../protocol/index.js';
+import {
+  Method,
+  type Caller,
+  type MessageExtra,
+  type SendOptions,
+  type TransportFacts,
+} from '../../../protocol/index.js';
 import type { HttpContext } from '../context.js';
+import { sameCaller } from '../edge.js';
 import type { HttpExchange, OutgoingHeaders } from '../exchange.js';
 import { ReplyChannel } from '../reply-channel.js';
 import { legacyStatus, sendError } from '../respond.js';
@@ -11,12 +18,16 @@ import { EventStream } from './event-stream.js';
 import { LegacySession } from './session.js';
 import type { SessionRegistry } from './session-registry.js';
 
-/** The session a request names: 400 without the header, 404 when unknown or ended (the client re-initializes). */
+/**
+ * The session a request names: 400 without the header, 404 when unknown or ended (the client re-initializes), and
+ * 404 too when another caller opened it: the same answer, so a session id reveals nothing about other callers.
+ */
 export function requireSession(
   sessions: SessionRegistry,
   exchange: HttpExchange,
   headers: OutgoingHeaders,
   id: RequestId | undefined,
+  caller: Caller,
 ): LegacySession | undefined {
   const sessionId = exchange.header('mcp-session-id')?.trim();
   if (sessionId === undefined) {
@@ -31,7 +42,7 @@ export function requireSession(
     return undefined;
   }
   const session = sessions.get(sessionId);
-  if (!(session instanceof LegacySession) || session.ended) {
+  if (!(session instanceof LegacySession) || session.ended || !sameCaller(session.caller, caller)) {
     sendError(
       exchange,
       404,
@@ -51,11 +62,18 @@ const waiting = new WeakMap<MessageExtra, ReplyChannel>();
 /** A session's connection reports a request the client cancelled: its POST ends without an answer. */
 const endUnanswered = (extra: MessageExtra): void => waiting.get(extra)?.endUnanswered();
 
+/** What every message of one legacy POST carries besides its reply: the caller and the transport facts. */
+interface Edge {
+  auth: Caller;
+  transport: TransportFacts;
+}
+
 /** Answers one request (or batch) of a session through its own reply channel; `deliver` hands it to the session. */
 function answer(
   context: HttpContext,
   exchange: HttpExchange,
   session: LegacySession,
+  edge: Edge,
   deliver: (extra: MessageExtra) => void,
   requestId: RequestId | undefined,
   headers: OutgoingHeaders,
@@ -66,7 +84,7 @@ function answer(
     exchange,
     headers,
     requestId,
-    timeoutMs: options.requestTimeoutMs,
+    logger: options.logger,
     statusOf: (sent) => legacyStatus(sent.errorCode, sent.relatedRequestId),
     openOutlet: () => {
       const writer = new SseWriter(exchange.stream(200, { ...headers, ...SSE_HEADERS }), options.keepAliveMs);
@@ -91,6 +109,9 @@ function answer(
       channel.reply(message, sent);
       if (sent.final === true) onFinal?.(sent);
     },
+    auth: edge.auth,
+    transport: edge.transport,
+    timeLimit: channel.timeLimit,
   };
   waiting.set(extra, channel);
   if (requestId !== undefined && session.polling) {
@@ -101,6 +122,7 @@ function answer(
     };
   }
   deliver(extra);
+  channel.received();
 }
 
 function initialize(
@@ -109,6 +131,7 @@ function initialize(
   exchange: HttpExchange,
   message: Extract<Classified, { kind: 'request' }>,
   headers: OutgoingHeaders,
+  edge: Edge,
 ): void {
   const request = message.message;
   // Past a cap the longest-idle session makes room; 503 only when every candidate is busy.
@@ -129,6 +152,7 @@ function initialize(
     context.server,
     sessions.options.maxEventsPerStream,
     (ended) => sessions.remove(ended),
+    edge.auth,
   );
   session.connection.onunanswered = endUnanswered;
   sessions.add(session, exchange.remoteAddress);
@@ -136,6 +160,7 @@ function initialize(
     context,
     exchange,
     session,
+    edge,
     (extra) => session.connection.receiveMessage(message, extra),
     request.id,
     { ...headers, 'mcp-session-id': session.id },
@@ -151,13 +176,16 @@ export function handleLegacyPost(
   exchange: HttpExchange,
   message: Exclude<Classified, { kind: 'invalid' }>,
   headers: OutgoingHeaders,
+  caller: Caller,
+  transport: TransportFacts,
 ): void {
+  const edge: Edge = { auth: caller, transport };
   if (message.kind === 'request' && message.message.method === Method.Initialize) {
-    initialize(context, sessions, exchange, message, headers);
+    initialize(context, sessions, exchange, message, headers, edge);
     return;
   }
   const requestId = message.kind === 'request' ? message.message.id : undefined;
-  const session = requireSession(sessions, exchange, headers, requestId);
+  const session = requireSession(sessions, exchange, headers, requestId, caller);
   if (session === undefined) return;
   session.touch();
   const { connection } = session;
@@ -167,6 +195,7 @@ export function handleLegacyPost(
         context,
         exchange,
         session,
+        edge,
         (extra) => connection.receiveMessage(message, extra),
         requestId,
         headers,
@@ -180,19 +209,20 @@ export function handleLegacyPost(
           context,
           exchange,
           session,
+          edge,
           (extra) => connection.receiveBatch(batch, extra),
           undefined,
           headers,
         );
         return;
       }
-      connection.receiveBatch(batch);
+      connection.receiveBatch(batch, edge);
       exchange.respond(202, headers);
       return;
     }
     case 'notification':
     case 'response':
-      connection.receiveMessage(message);
+      connection.receiveMessage(message, edge);
       exchange.respond(202, headers);
       return;
   }

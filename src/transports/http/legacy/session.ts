@@ -1,7 +1,7 @@
 // A legacy Streamable HTTP session (2025-03-26 … 2025-11-25): its ServerConnection, and the transport that
 // puts unsolicited messages on the standalone GET stream. Each POST's messages go through its own reply.
 
-import type { SendOptions, Transport } from '../../../protocol/index.js';
+import type { Caller, SendOptions, Transport } from '../../../protocol/index.js';
 import type { McpServer, ServerConnection } from '../../../server/index.js';
 import type { SseWriter } from '../sse.js';
 import { EventStream } from './event-stream.js';
@@ -14,6 +14,8 @@ const MAX_STREAMS = 64;
 
 export class LegacySession implements Transport, ManagedSession {
   readonly id: string;
+  /** Who opened the session: only this caller may use it. */
+  readonly caller: Caller;
   readonly connection: ServerConnection;
   readonly standalone: EventStream;
   readonly #streams = new Map<string, EventStream>();
@@ -29,8 +31,15 @@ export class LegacySession implements Transport, ManagedSession {
   onerror?: NonNullable<Transport['onerror']>;
   onclose?: NonNullable<Transport['onclose']>;
 
-  constructor(id: string, server: McpServer, maxEvents: number, onEnded: (session: LegacySession) => void) {
+  constructor(
+    id: string,
+    server: McpServer,
+    maxEvents: number,
+    onEnded: (session: LegacySession) => void,
+    caller: Caller,
+  ) {
     this.id = id;
+    this.caller = caller;
     this.#maxEvents = maxEvents;
     this.#onEnded = onEnded;
     this.standalone = new EventStream(STANDALONE, maxEvents, () => undefined);

@@ -1,7 +1,7 @@
 // Legacy GET (the standalone SSE stream, or resuming a stream with Last-Event-ID) and DELETE (ending a session).
 
 import { ErrorCode } from '../../../jsonrpc/index.js';
-import { isLegacyRevision } from '../../../protocol/index.js';
+import { isLegacyRevision, type Caller } from '../../../protocol/index.js';
 import type { HttpContext } from '../context.js';
 import type { HttpExchange, OutgoingHeaders } from '../exchange.js';
 import { sendError } from '../respond.js';
@@ -16,6 +16,7 @@ function sessionFor(
   context: HttpContext,
   exchange: HttpExchange,
   headers: OutgoingHeaders,
+  caller: Caller,
 ): LegacySession | undefined {
   const sessions = context.sessions;
   if (sessions === undefined || exchange.header('mcp-session-id') === undefined) {
@@ -41,15 +42,16 @@ function sessionFor(
     );
     return undefined;
   }
-  return requireSession(sessions, exchange, headers, undefined);
+  return requireSession(sessions, exchange, headers, undefined, caller);
 }
 
 export function handleLegacyGet(
   context: HttpContext,
   exchange: HttpExchange,
   headers: OutgoingHeaders,
+  caller: Caller,
 ): void {
-  const session = sessionFor(context, exchange, headers);
+  const session = sessionFor(context, exchange, headers, caller);
   if (session === undefined) return;
   if (!accepts(exchange.header('accept'), 'text/event-stream')) {
     sendError(
@@ -109,8 +111,9 @@ export function handleLegacyDelete(
   context: HttpContext,
   exchange: HttpExchange,
   headers: OutgoingHeaders,
+  caller: Caller,
 ): void {
-  const session = sessionFor(context, exchange, headers);
+  const session = sessionFor(context, exchange, headers, caller);
   if (session === undefined) return;
   session.end();
   exchange.respond(200, headers);

@@ -1,4 +1,4 @@
-// The one place a policy layer hooks in: server.use((scope, next) => …) wraps every request on both eras.
+// The one place a policy layer hooks in: server.use((request, next) => …) wraps every request on both eras.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -28,6 +28,9 @@ describe('middleware (server.use)', () => {
       'a>modern:tools/call',
       'b>tools/call',
       'a<tools/call',
+      'a>legacy:initialize',
+      'b>initialize',
+      'a<initialize',
       'a>legacy:tools/list',
       'b>tools/list',
       'a<tools/list',

@@ -27,7 +27,8 @@ function readCallParams(scope: RequestScope): { record: ToolRecord; args: JsonOb
       `Invalid params: params.arguments of tool "${name}" must be an object`,
     );
   }
-  const record = scope.server.tools.get(name);
+  // Resolved by the pipeline for this caller before middleware ran: a tool it may not see is an unknown tool.
+  const record = scope.resolved?.kind === 'tool' ? scope.resolved.record : undefined;
   if (record === undefined) {
     throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`, { name });
   }
@@ -36,7 +37,7 @@ function readCallParams(scope: RequestScope): { record: ToolRecord; args: JsonOb
 
 export async function callTool(scope: RequestScope): Promise<object | undefined> {
   const { record, args } = readCallParams(scope);
-  const server = scope.server;
+  const server = scope.services;
   const revision = scope.envelope.protocolVersion;
   const support = taskSupport(record);
   const asTask =
@@ -115,7 +116,7 @@ async function settle(
   const mismatch = await checkOutput(record, result);
   if (mismatch === undefined) return result;
   const reference = newReference();
-  scope.server.logger.error(
+  scope.services.logger.error(
     `tool "${record.name}" returned output that does not match its outputSchema (reference ${reference}): ${mismatch}`,
   );
   return errorResult(
@@ -131,7 +132,7 @@ function thrownResult(scope: RequestScope, record: ToolRecord, error: unknown): 
     return errorResult(`Tool "${record.name}" asked for input the client cannot give on this connection`);
   }
   const reference = newReference();
-  scope.server.logger.error(`tool "${record.name}" threw (reference ${reference})`, error);
+  scope.services.logger.error(`tool "${record.name}" threw (reference ${reference})`, error);
   return errorResult(`Tool "${record.name}" failed with an internal error (reference ${reference})`);
 }
 

@@ -3,11 +3,7 @@
 import { ErrorCode, RpcError, isJsonObject } from '../jsonrpc/index.js';
 import type { RequestScope } from './request-scope.js';
 
-/** Suggests values for one argument, given its partial value and the arguments already chosen. */
-export type Completer = (
-  value: string,
-  context: { arguments: Readonly<Record<string, string>> },
-) => readonly string[] | Promise<readonly string[]>;
+import type { Completer } from './completer.js';
 
 /** At most this many values go back (the spec's limit); `total` and `hasMore` tell the rest. */
 const MAX_VALUES = 100;
@@ -32,7 +28,7 @@ export async function complete(scope: RequestScope): Promise<object> {
   let completer: Completer | undefined;
   if (ref.type === 'ref/prompt') {
     if (typeof ref.name !== 'string') throw invalid('ref.name must be a string');
-    const prompt = scope.server.prompts.get(ref.name);
+    const prompt = scope.services.prompts.getFor(ref.name, scope.caller, scope.services.visibility.prompts);
     if (prompt === undefined) throw invalid(`unknown prompt "${ref.name}"`);
     if (!(prompt.config.arguments ?? []).some((declared) => declared.name === argument.name)) {
       throw invalid(`prompt "${ref.name}" has no argument "${argument.name}"`);
@@ -40,9 +36,12 @@ export async function complete(scope: RequestScope): Promise<object> {
     completer = prompt.config.complete?.[argument.name];
   } else if (ref.type === 'ref/resource') {
     if (typeof ref.uri !== 'string') throw invalid('ref.uri must be a string');
-    const template = scope.server.resources.template(ref.uri);
+    const { resources, visibility } = scope.services;
+    const template = resources.templates.getFor(ref.uri, scope.caller, visibility.templates);
     if (template === undefined) {
-      if (scope.server.resources.get(ref.uri) !== undefined) return emptyCompletion();
+      if (resources.statics.getFor(ref.uri, scope.caller, visibility.resources) !== undefined) {
+        return emptyCompletion();
+      }
       throw invalid(`unknown resource template "${ref.uri}"`);
     }
     if (!template.parsed.variables.includes(argument.name)) {

@@ -1,4 +1,5 @@
-// One client connection (a stdio process, an in-memory pair, a legacy HTTP session, or the stateless HTTP path).
+// One client connection (a stdio process, an in-memory pair, a legacy HTTP session, or the stateless HTTP path):
+// decoding, batches, ids in flight and requests to the client. Each request is run by the pipeline (intake.ts).
 
 import type { RpcError } from '../jsonrpc/index.js';
 import {
@@ -17,36 +18,24 @@ import {
   type RequestId,
 } from '../jsonrpc/index.js';
 import {
+  LOCAL_CALLER,
+  MEMORY_TRANSPORT,
   Method,
   Notification,
-  hasModernMeta,
-  legacyProgressToken,
-  readModernEnvelope,
   revisionAllowsBatches,
-  type ClientCapabilities,
-  type Implementation,
-  type LegacyRevision,
-  type LoggingLevel,
+  type Caller,
   type MessageExtra,
-  type RequestEnvelope,
   type SendOptions,
   type Transport,
+  type TransportFacts,
 } from '../protocol/index.js';
 import { BatchReply } from './batch-reply.js';
-import { ToolError } from './errors.js';
-import { RequestScope } from './request-scope.js';
-import type { McpServer } from './server.js';
+import { ToolError, type Logger } from './errors.js';
+import type { Intake, IntakeLink } from './intake.js';
+import type { LegacySession } from './legacy-session.js';
+import { deliver, type RequestScope } from './request-scope.js';
 
-/** What a legacy (initialize) session remembers. */
-export interface LegacySession {
-  revision: LegacyRevision;
-  clientCapabilities: ClientCapabilities;
-  clientInfo: Implementation | undefined;
-  logLevel: LoggingLevel | undefined;
-  initialized: boolean;
-  /** Resource URIs this session subscribed to (resources/subscribe). */
-  resourceSubscriptions: Set<string>;
-}
+export type { LegacySession } from './legacy-session.js';
 
 interface PendingRequest {
   resolve(result: unknown): void;
@@ -65,13 +54,29 @@ export interface ConnectionOptions {
    * clients, so requests are not tracked by id; each one is cancelled through its own `extra.signal`. Default false.
    */
   shared?: boolean;
+  /** Who is calling when a message's transport does not say (MessageExtra.auth). Default: the local user. */
+  caller?: Caller;
+  /** The channel when a message's transport does not say. Default: in-memory. */
+  transport?: TransportFacts;
 }
 
-export class ServerConnection {
-  readonly #server: McpServer;
+/** What a connection is given by its server: the pipeline, the limits, and who to tell when it closes. */
+export interface ConnectionHost {
+  readonly intake: Intake;
+  readonly logger: Logger;
+  readonly maxInFlight: number;
+  readonly maxJsonDepth: number;
+  /** Called once, when the connection closes (the server forgets it and ends its subscriptions). */
+  closed(connection: ServerConnection): void;
+}
+
+export class ServerConnection implements IntakeLink {
+  readonly #host: ConnectionHost;
   readonly #transport: Transport | undefined;
-  readonly #allowLegacy: boolean;
   readonly #shared: boolean;
+  readonly allowsLegacy: boolean;
+  readonly caller: Caller;
+  readonly transport: TransportFacts;
   readonly #inflight = new Map<RequestId, RequestScope>();
   readonly #outgoing = new Map<RequestId, PendingRequest>();
   #nextOutgoingId = 0;
@@ -86,11 +91,13 @@ export class ServerConnection {
    */
   onunanswered: ((extra: MessageExtra) => void) | undefined;
 
-  constructor(server: McpServer, transport: Transport | undefined, options: ConnectionOptions = {}) {
-    this.#server = server;
+  constructor(host: ConnectionHost, transport: Transport | undefined, options: ConnectionOptions = {}) {
+    this.#host = host;
     this.#transport = transport;
-    this.#allowLegacy = options.legacy ?? true;
+    this.allowsLegacy = options.legacy ?? true;
     this.#shared = options.shared ?? false;
+    this.caller = options.caller ?? LOCAL_CALLER;
+    this.transport = options.transport ?? MEMORY_TRANSPORT;
   }
 
   get closed(): boolean {
@@ -107,7 +114,7 @@ export class ServerConnection {
     try {
       this.#transport.send(message, options);
     } catch (error) {
-      this.#server.logger.debug('send failed', error);
+      this.#host.logger.debug('send failed', error);
     }
   }
 
@@ -120,7 +127,7 @@ export class ServerConnection {
     let value: unknown = raw;
     if (typeof raw === 'string') {
       try {
-        value = parseJson(raw, this.#server.maxJsonDepth);
+        value = parseJson(raw, this.#host.maxJsonDepth);
       } catch (error) {
         const rpc = error as RpcError; // parseJson throws only RpcError
         this.#reply(extra, encodeError(undefined, rpc.code, rpc.message), {
@@ -220,8 +227,7 @@ export class ServerConnection {
   }
 
   #reply(extra: MessageExtra | undefined, message: string, options: SendOptions): void {
-    if (extra?.reply !== undefined) extra.reply(message, options);
-    else this.send(message, options);
+    deliver(this, extra, message, options);
   }
 
   #fail(extra: MessageExtra | undefined, id: RequestId, code: number, message: string, data?: unknown): void {
@@ -234,7 +240,7 @@ export class ServerConnection {
   }
 
   #request(request: JsonRpcRequest, extra: MessageExtra | undefined): void {
-    const { id, method, params } = request;
+    const id = request.id;
     // On a shared connection ids are the clients' own and may repeat across clients: they are not tracked.
     if (!this.#shared && this.#inflight.has(id)) {
       this.#fail(
@@ -245,49 +251,16 @@ export class ServerConnection {
       );
       return;
     }
-    if (!this.#shared && this.#inflight.size >= this.#server.maxInFlight) {
+    if (!this.#shared && this.#inflight.size >= this.#host.maxInFlight) {
       this.#fail(
         extra,
         id,
         ErrorCode.InternalError,
-        `Too many requests in flight on this connection (limit ${this.#server.maxInFlight}); wait for some to finish`,
+        `Too many requests in flight on this connection (limit ${this.#host.maxInFlight}); wait for some to finish`,
       );
       return;
     }
-    let envelope: RequestEnvelope;
-    let era: 'modern' | 'legacy';
-    try {
-      if (hasModernMeta(params)) {
-        envelope = readModernEnvelope(params);
-        era = 'modern';
-      } else if (method === Method.Initialize && this.#allowLegacy) {
-        this.#server.initialize(this, id, params, extra);
-        return;
-      } else if (this.legacy !== undefined) {
-        const session = this.legacy;
-        envelope = {
-          protocolVersion: session.revision,
-          clientCapabilities: session.clientCapabilities,
-          clientInfo: session.clientInfo,
-          logLevel: session.logLevel,
-          progressToken: legacyProgressToken(params),
-        };
-        era = 'legacy';
-      } else if (method === Method.Ping) {
-        // Legacy clients may ping before initializing.
-        this.#reply(extra, encodeRequestResult(id), { relatedRequestId: id, final: true });
-        return;
-      } else {
-        envelope = readModernEnvelope(params); // throws the envelope error that explains what is missing
-        era = 'modern';
-      }
-    } catch (error) {
-      const rpc = error as RpcError; // readModernEnvelope throws only RpcError
-      this.#fail(extra, id, rpc.code, rpc.message, rpc.data);
-      return;
-    }
-    const scope = new RequestScope(this.#server, this, id, method, params, era, envelope, extra);
-    this.#server.dispatch(scope);
+    this.#host.intake.request(this, request, extra);
   }
 
   /** Tracks a request whose handler runs asynchronously, so that it can be cancelled. */
@@ -391,7 +364,7 @@ export class ServerConnection {
     for (const pending of this.#outgoing.values())
       pending.reject(new ToolError('The client connection closed'));
     this.#outgoing.clear();
-    this.#server.detach(this);
+    this.#host.closed(this);
     this.onclose?.();
   }
 
@@ -400,6 +373,3 @@ export class ServerConnection {
     return this.#inflight.values();
   }
 }
-
-const encodeRequestResult = (id: RequestId): string =>
-  '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":{}}';

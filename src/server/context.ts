@@ -14,16 +14,34 @@ import type {
   InputRequest,
   ListRootsResult,
   LoggingLevel,
+  MessageExtra,
+  RequestEnvelope,
   ResourceLink,
 } from '../protocol/index.js';
 import type { InputBroker } from './input.js';
-import { embeddedFor, linkFor, readResolved } from './resources.js';
-import { ProgressReporter } from './progress.js';
-import type { RequestScope } from './request-scope.js';
+import { ProgressReporter, type NotificationSink } from './progress.js';
+
+/**
+ * What a tool context is made from: the request being handled (the request scope implements it). An interface so
+ * that this module, which every tool definition imports, does not reach the pipeline.
+ */
+export interface ContextSource extends NotificationSink {
+  readonly id: RequestId;
+  readonly meta: JsonObject | undefined;
+  readonly envelope: RequestEnvelope;
+  readonly extra: MessageExtra | undefined;
+  readonly caller: Caller;
+  readonly progressIntervalMs: number;
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** The current contents of a registered resource (static or by template) as an embedded resource block. */
+  embedResource(uri: string, context: ToolContext): Promise<EmbeddedResource>;
+  /** A resource_link block for a registered resource (static or by template), from its metadata. */
+  linkResource(uri: string): ResourceLink;
+}
 
 export class ToolContext {
   readonly #cancellation: Cancellation;
-  readonly #scope: RequestScope;
+  readonly #scope: ContextSource;
   #broker: InputBroker;
   readonly #escalate: (() => Promise<void>) | undefined;
   #isTask = false;
@@ -31,7 +49,7 @@ export class ToolContext {
   #inputCounter = 0;
 
   constructor(
-    scope: RequestScope,
+    scope: ContextSource,
     cancellation: Cancellation,
     broker: InputBroker,
     escalate?: () => Promise<void>,
@@ -88,9 +106,9 @@ export class ToolContext {
   get clientCapabilities(): ClientCapabilities {
     return this.#scope.envelope.clientCapabilities;
   }
-  /** Authentication facts from the transport or policy layer, when there are any. */
-  get auth(): Caller | undefined {
-    return this.#scope.extra?.auth;
+  /** Who is calling, as the transport edge established it ("local" on stdio, "anonymous" on open HTTP). */
+  get auth(): Caller {
+    return this.#scope.caller;
   }
 
   /** Reports progress; sent only if the client asked for it (progressToken), never decreasing, coalesced. */
@@ -98,7 +116,7 @@ export class ToolContext {
     if (this.#isTask) return; // TK-13: no progress notifications for tasks
     const token = this.#scope.envelope.progressToken;
     if (token === undefined) return;
-    this.#reporter ??= new ProgressReporter(token, this.#scope, this.#scope.server.progressIntervalMs);
+    this.#reporter ??= new ProgressReporter(token, this.#scope, this.#scope.progressIntervalMs);
     this.#reporter.report(progress, total, message);
   }
 
@@ -130,20 +148,13 @@ export class ToolContext {
   }
 
   /** An embedded resource block with the current contents of a registered resource (static or by template). */
-  async embedResource(uri: string): Promise<EmbeddedResource> {
-    const resolved = this.#scope.server.resources.resolve(uri);
-    if (resolved === undefined) throw new Error(`embedResource(): no registered resource matches "${uri}"`);
-    const contents = await readResolved(resolved, uri, this);
-    const first = contents[0];
-    if (first === undefined) throw new Error(`embedResource(): resource "${uri}" has no contents`);
-    return embeddedFor(first);
+  embedResource(uri: string): Promise<EmbeddedResource> {
+    return this.#scope.embedResource(uri, this);
   }
 
   /** A resource_link block for a registered resource (static or by template), from its metadata. */
   linkResource(uri: string): ResourceLink {
-    const resolved = this.#scope.server.resources.resolve(uri);
-    if (resolved === undefined) throw new Error(`linkResource(): no registered resource matches "${uri}"`);
-    return linkFor(resolved, uri);
+    return this.#scope.linkResource(uri);
   }
 
   /** Several input requests at once, by key; on the modern wire they go out together in one InputRequiredResult. */

@@ -1,6 +1,7 @@
 // Errors a tool author may throw on purpose, registration errors, and the neutral form of everything else.
 
 import { randomBytes } from 'node:crypto';
+import { RpcError } from '../jsonrpc/index.js';
 
 /**
  * Throw this from a tool handler to tell the model what went wrong: its message becomes the text of an
@@ -61,3 +62,38 @@ export const stderrLogger: Logger = {
 
 /** A logger that drops everything (for tests and embedders that log elsewhere). */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** How a refusal is answered on HTTP, where that matters: a status and headers beside the JSON-RPC error. */
+export interface DenialOptions {
+  /** JSON-RPC error data. */
+  data?: unknown;
+  /** The HTTP status (401, 403, 429…), when the request came over HTTP and its answer is not streaming yet. */
+  httpStatus?: number;
+  /** Headers to add on HTTP (WWW-Authenticate, Retry-After). */
+  httpHeaders?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A policy's refusal: thrown (or returned through `request.deny()`) by middleware, answered as the JSON-RPC error it
+ * carries, with its HTTP status and headers where the transport has them. The message reaches the client: say what
+ * was refused and what would be allowed, never why internally.
+ */
+export class Denial extends RpcError {
+  readonly httpStatus: number | undefined;
+  readonly httpHeaders: Readonly<Record<string, string>> | undefined;
+
+  constructor(code: number, message: string, options: DenialOptions = {}) {
+    super(code, message, options.data);
+    this.name = 'Denial';
+    if (
+      options.httpStatus !== undefined &&
+      (!Number.isInteger(options.httpStatus) || options.httpStatus < 400 || options.httpStatus > 599)
+    ) {
+      throw new TypeError(
+        `a denial's httpStatus must be an integer from 400 to 599, got ${String(options.httpStatus)}`,
+      );
+    }
+    this.httpStatus = options.httpStatus;
+    this.httpHeaders = options.httpHeaders;
+  }
+}

@@ -99,7 +99,7 @@ function gatherAnswers(scope: RequestScope, binding: string, args: unknown): Rec
   }
   const token = params.requestState;
   const earlier =
-    token === undefined ? {} : scope.server.requestState.open(token, binding, argumentsDigest(args)).a;
+    token === undefined ? {} : scope.services.requestState.open(token, binding, argumentsDigest(args)).a;
   return responses === undefined ? earlier : { ...earlier, ...responses };
 }
 
@@ -170,7 +170,7 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
       result: {
         resultType: 'input_required',
         inputRequests: modernBroker.missing,
-        requestState: scope.server.requestState.seal(
+        requestState: scope.services.requestState.seal(
           options.binding,
           argumentsDigest(options.args),
           modernBroker.used,
@@ -230,7 +230,7 @@ async function startTask(
   scope.controller = undefined; // the request's own cancellation no longer reaches the handler
   ctx.finish(); // no progress or log notifications for tasks
   const subject = scope.extra?.auth?.subject;
-  const manager = scope.server.tasks;
+  const manager = scope.services.tasks;
   const state = await manager.create(
     controller,
     scope.envelope.clientCapabilities,
@@ -258,7 +258,9 @@ async function startTask(
         await manager.fail(state.taskId, error);
       }
     })
-    .catch((error: unknown) => scope.server.logger.error(`task ${state.taskId} could not be settled`, error));
+    .catch((error: unknown) =>
+      scope.services.logger.error(`task ${state.taskId} could not be settled`, error),
+    );
   const { owner: _owner, ...visible } = state;
   return { kind: 'task', result: { resultType: 'task', ...visible } };
 }

@@ -1,16 +1,22 @@
 // The server: tool definitions, the registry, the per-era dispatcher, the call pipeline and connections.
 
-export {
-  McpServer,
-  type Middleware,
-  type Outcome,
-  type RegisteredTool,
-  type RequestHandler,
-} from './server.js';
+export { McpServer, type RegisteredTool } from './server.js';
+export type { Middleware, Next, Outcome, ReadonlyJson, RequestHandler, RequestView } from './request-view.js';
+export type { PromptTarget, ResourceTarget, ResourceTemplateTarget, Target, ToolTarget } from './targets.js';
+export type { VisibilityRule } from './visibility.js';
 export type { CacheHints, ServerOptions } from './options.js';
-export { ServerConnection, type ConnectionOptions, type LegacySession } from './connection.js';
+export { ServerConnection, type ConnectionOptions } from './connection.js';
+export type { LegacySession } from './legacy-session.js';
 export { ToolContext } from './context.js';
-export { ToolError, DefinitionError, stderrLogger, silentLogger, type Logger } from './errors.js';
+export {
+  ToolError,
+  DefinitionError,
+  Denial,
+  stderrLogger,
+  silentLogger,
+  type DenialOptions,
+  type Logger,
+} from './errors.js';
 export { checkTimeout, defineTool, type ToolConfig, type ToolReturn } from './tool-definition.js';
 export {
   audio,

@@ -1,23 +1,12 @@
 // The legacy era's own requests: the initialize handshake that opens a session, and logging/setLevel.
 
-import {
-  ErrorCode,
-  RpcError,
-  encodeError,
-  encodeResultText,
-  isJsonObject,
-  type JsonObject,
-  type RequestId,
-} from '../jsonrpc/index.js';
+import { ErrorCode, RpcError, type JsonObject } from '../jsonrpc/index.js';
 import {
   isLoggingLevel,
-  negotiateLegacyRevision,
-  type ClientCapabilities,
+  isLegacyRevision,
   type Implementation,
-  type MessageExtra,
   type ServerCapabilities,
 } from '../protocol/index.js';
-import type { ServerConnection } from './connection.js';
 import type { RequestScope } from './request-scope.js';
 
 export interface ServerFacts {
@@ -26,59 +15,40 @@ export interface ServerFacts {
   instructions: string | undefined;
 }
 
-/** Negotiates a legacy revision (the client's if we speak it, else our latest legacy one) and opens the session. */
-export function openLegacySession(
-  connection: ServerConnection,
-  id: RequestId,
-  params: JsonObject | undefined,
-  extra: MessageExtra | undefined,
-  facts: ServerFacts,
-): void {
-  const reply = (message: string, errorCode?: number): void => {
-    const options =
-      errorCode === undefined
-        ? { relatedRequestId: id, final: true }
-        : { relatedRequestId: id, final: true, errorCode };
-    if (extra?.reply !== undefined) extra.reply(message, options);
-    else connection.send(message, options);
-  };
+/**
+ * Opens the session with the revision the pipeline negotiated (the client's if we speak it, else our latest legacy
+ * one; never 2026-07-28), for the caller that sent it.
+ */
+export function initialize(scope: RequestScope, facts: ServerFacts): object {
+  const connection = scope.connection;
   if (connection.legacy !== undefined) {
-    reply(
-      encodeError(id, ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized'),
-      ErrorCode.InvalidRequest,
-    );
-    return;
+    throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
   }
-  if (typeof params?.protocolVersion !== 'string') {
-    reply(
-      encodeError(
-        id,
-        ErrorCode.InvalidParams,
-        'Invalid params: initialize needs params.protocolVersion (a string)',
-      ),
+  if (typeof scope.params?.protocolVersion !== 'string') {
+    throw new RpcError(
       ErrorCode.InvalidParams,
+      'Invalid params: initialize needs params.protocolVersion (a string)',
     );
-    return;
   }
-  const capabilities = isJsonObject(params.capabilities) ? (params.capabilities as ClientCapabilities) : {};
-  const info = params.clientInfo;
-  const revision = negotiateLegacyRevision(params.protocolVersion);
+  const { protocolVersion: revision, clientCapabilities, clientInfo } = scope.envelope;
+  if (!isLegacyRevision(revision))
+    throw new Error(`initialize negotiated ${revision}, not a legacy revision`);
   connection.legacy = {
     revision,
-    clientCapabilities: capabilities,
-    clientInfo:
-      isJsonObject(info) && typeof info.name === 'string' ? (info as unknown as Implementation) : undefined,
+    clientCapabilities,
+    clientInfo,
     logLevel: undefined,
     initialized: false,
     resourceSubscriptions: new Set(),
+    caller: scope.caller,
   };
   const result: JsonObject = {
     protocolVersion: revision,
-    capabilities: facts.capabilities,
-    serverInfo: facts.serverInfo,
+    capabilities: facts.capabilities as JsonObject,
+    serverInfo: facts.serverInfo as unknown as JsonObject,
   };
   if (facts.instructions !== undefined && revision !== '2024-11-05') result.instructions = facts.instructions;
-  reply(encodeResultText(id, JSON.stringify(result)));
+  return result;
 }
 
 export function setLogLevel(scope: RequestScope): object {

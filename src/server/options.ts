@@ -2,6 +2,7 @@
 
 import { DefinitionError, type Logger } from './errors.js';
 import type { TaskStore } from './tasks/task-store.js';
+import type { VisibilityRule } from './visibility.js';
 
 export interface CacheHints {
   ttlMs: number;
@@ -44,6 +45,11 @@ export interface ServerOptions {
   taskPollIntervalMs?: number;
   /** Tasks extension: default time limit of a tool running as a task. Default 1 hour. */
   taskTimeoutMs?: number;
+  /**
+   * Who sees what: a tool, prompt, resource or template is listed to a caller, and can be called or read by it, only
+   * when this returns true (more rules: McpServer.addVisibility). Lists then carry cacheScope "private".
+   */
+  visibility?: VisibilityRule;
 }
 
 export const positiveInteger = (value: number | undefined, fallback: number, name: string): number => {

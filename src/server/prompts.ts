@@ -1,19 +1,12 @@
-// Prompts: definitions checked at registration, prompts/list from the catalog, prompts/get with argument checks.
+// Prompts: definitions checked at registration and the catalog prompts/list pages (prompts/get: prompt-handlers.ts).
 
-import { ErrorCode, RpcError, isJsonObject, type JsonObject } from '../jsonrpc/index.js';
-import {
-  CONTENT_TYPES,
-  type GetPromptResult,
-  type Icon,
-  type PromptArgument,
-  type PromptMessage,
-} from '../protocol/index.js';
+import type { JsonObject } from '../jsonrpc/index.js';
+import type { GetPromptResult, Icon, PromptArgument, PromptMessage } from '../protocol/index.js';
 import { Catalog, type CatalogEntry, type CatalogSettings } from './catalog.js';
-import type { Completer } from './completion.js';
+import type { Completer } from './completer.js';
 import type { ToolContext } from './context.js';
-import { DefinitionError, newReference } from './errors.js';
-import { execute, protocolOutcome } from './execute.js';
-import type { RequestScope } from './request-scope.js';
+import { DefinitionError } from './errors.js';
+import { makeTarget, type PromptTarget } from './targets.js';
 import { checkIcons, checkTimeout } from './tool-definition.js';
 
 export interface PromptConfig {
@@ -35,6 +28,8 @@ export interface PromptConfig {
 
 export interface PromptRecord extends CatalogEntry {
   readonly config: PromptConfig;
+  /** What visibility rules and middleware see of this prompt. */
+  readonly target: PromptTarget;
 }
 
 const NAME = /^\P{Cc}{1,128}$/u; // 1–128 characters, none of them a control character
@@ -75,6 +70,7 @@ export function compilePrompt(config: PromptConfig): PromptRecord {
     enabled: true,
     config,
     json: { modern: json, legacy: json, 'legacy-old': json },
+    target: makeTarget<PromptTarget>('prompt', config.name, json, config.timeoutMs),
   };
 }
 
@@ -82,73 +78,4 @@ export class PromptCatalog extends Catalog<PromptRecord> {
   constructor(settings: Omit<CatalogSettings, 'listKey' | 'noun'>, onChange: () => void) {
     super({ ...settings, listKey: 'prompts', noun: 'Prompt' }, onChange);
   }
-}
-
-const invalid = (message: string): RpcError =>
-  new RpcError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
-
-function readArguments(record: PromptRecord, raw: unknown): Record<string, string> {
-  const name = record.config.name;
-  if (raw !== undefined && !isJsonObject(raw))
-    throw invalid(`arguments of prompt "${name}" must be an object of strings`);
-  const declared = record.config.arguments ?? [];
-  const args: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw ?? {})) {
-    if (!declared.some((argument) => argument.name === key)) {
-      const list = declared.length === 0 ? 'none' : declared.map((argument) => argument.name).join(', ');
-      throw invalid(`prompt "${name}" has no argument "${key}" (its arguments: ${list})`);
-    }
-    if (typeof value !== 'string') throw invalid(`argument "${key}" of prompt "${name}" must be a string`);
-    args[key] = value;
-  }
-  for (const argument of declared) {
-    if (argument.required === true && args[argument.name] === undefined) {
-      throw invalid(`missing required argument "${argument.name}" for prompt "${name}"`);
-    }
-  }
-  return args;
-}
-
-const isMessage = (value: unknown): value is PromptMessage =>
-  isJsonObject(value) &&
-  (value.role === 'user' || value.role === 'assistant') &&
-  isJsonObject(value.content) &&
-  typeof value.content.type === 'string' &&
-  CONTENT_TYPES.has(value.content.type);
-
-function normalise(value: unknown): GetPromptResult | undefined {
-  if (typeof value === 'string')
-    return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
-  if (Array.isArray(value)) return value.every(isMessage) ? { messages: value } : undefined;
-  if (isJsonObject(value) && Array.isArray(value.messages) && value.messages.every(isMessage)) {
-    return value as unknown as GetPromptResult; // shape checked just above
-  }
-  return undefined;
-}
-
-export async function getPrompt(scope: RequestScope): Promise<object | undefined> {
-  const name = scope.params?.name;
-  if (typeof name !== 'string') throw invalid('prompts/get needs params.name (a string)');
-  const record = scope.server.prompts.get(name);
-  if (record === undefined)
-    throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: "${name}"`, { name });
-  const args = readArguments(record, scope.params?.arguments);
-  const execution = await execute(scope, {
-    binding: `prompt:${name}`,
-    args,
-    timeoutMs: record.config.timeoutMs ?? scope.server.defaultTimeoutMs,
-    run: (ctx) => record.config.get(args, ctx),
-  });
-  const outcome = protocolOutcome(execution, `Prompt "${name}"`);
-  if ('reply' in outcome) return outcome.reply;
-  const result = normalise(outcome.value);
-  if (result !== undefined) return result;
-  const reference = newReference();
-  scope.server.logger.error(
-    `prompt "${name}" returned something that is not prompt messages (reference ${reference})`,
-  );
-  throw new RpcError(
-    ErrorCode.InternalError,
-    `Prompt "${name}" produced invalid messages (reference ${reference})`,
-  );
 }

@@ -4,9 +4,7 @@ import { ErrorCode, RpcError } from '../jsonrpc/index.js';
 import { execute, protocolOutcome } from './execute.js';
 import type { RequestScope } from './request-scope.js';
 import { readResolved, resourceNotFound } from './resources.js';
-
-/** Resource URIs one legacy session may subscribe to. */
-export const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
+import { MAX_RESOURCE_SUBSCRIPTIONS } from './subscription-hub.js';
 
 const invalid = (message: string): RpcError =>
   new RpcError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
@@ -20,9 +18,9 @@ const readUri = (scope: RequestScope): string => {
 
 export async function readResource(scope: RequestScope): Promise<object | undefined> {
   const uri = readUri(scope);
-  const server = scope.server;
+  const server = scope.services;
   const modern = scope.era === 'modern';
-  const resolved = server.resources.resolve(uri);
+  const resolved = scope.resolved?.kind === 'resource' ? scope.resolved.resource : undefined;
   if (resolved === undefined) throw resourceNotFound(uri, modern);
   const execution = await execute(scope, {
     binding: `resource:${uri}`,
@@ -41,7 +39,7 @@ export async function readResource(scope: RequestScope): Promise<object | undefi
 
 export function subscribeResource(scope: RequestScope): object {
   const uri = readUri(scope);
-  if (scope.server.resources.resolve(uri) === undefined) throw resourceNotFound(uri, false);
+  if (scope.resolveResource(uri) === undefined) throw resourceNotFound(uri, false);
   const session = scope.connection.legacy;
   if (session === undefined) return {};
   if (

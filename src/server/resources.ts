@@ -2,17 +2,19 @@
 
 import { ErrorCode, RpcError, type JsonObject } from '../jsonrpc/index.js';
 import type {
+  Caller,
   Annotations,
   EmbeddedResource,
   Icon,
   ResourceContents,
   ResourceLink,
 } from '../protocol/index.js';
-import { Catalog, type CatalogEntry } from './catalog.js';
-import type { Completer } from './completion.js';
+import { Catalog, type CatalogEntry, type CatalogSettings } from './catalog.js';
+import type { Completer } from './completer.js';
 import type { ToolContext } from './context.js';
 import { DefinitionError } from './errors.js';
 import { checkIcons, checkTimeout } from './tool-definition.js';
+import { makeTarget, type ResourceTarget, type ResourceTemplateTarget } from './targets.js';
 import { UriTemplate } from './uri-template.js';
 
 /** What a read returns: text, bytes, one contents object (blob may be bytes), or several. */
@@ -56,11 +58,14 @@ export interface ResourceTemplateConfig extends ResourceMetadata {
 
 export interface ResourceRecord extends CatalogEntry {
   readonly config: ResourceConfig;
+  /** What visibility rules and middleware see of this resource. */
+  readonly target: ResourceTarget;
 }
 
 export interface TemplateRecord extends CatalogEntry {
   readonly config: ResourceTemplateConfig;
   readonly parsed: UriTemplate;
+  readonly target: ResourceTemplateTarget;
 }
 
 function checkMetadata(config: ResourceMetadata, owner: string): void {
@@ -91,11 +96,13 @@ export function compileResource(config: ResourceConfig): ResourceRecord {
   const owner = `resource "${config.uri}"`;
   checkMetadata(config, owner);
   if (typeof config.read !== 'function') throw new DefinitionError(`${owner}: read must be a function`);
+  const json = wireMetadata(config, { uri: config.uri });
   return {
     key: config.uri,
     enabled: true,
     config,
-    json: sameForAll(wireMetadata(config, { uri: config.uri })),
+    json: sameForAll(json),
+    target: makeTarget<ResourceTarget>('resource', config.uri, json, config.timeoutMs),
   };
 }
 
@@ -109,7 +116,19 @@ export function compileTemplate(config: ResourceTemplateConfig): TemplateRecord 
       throw new DefinitionError(`${owner}: complete.${key} names no template variable`);
   }
   const json = wireMetadata(config, { uriTemplate: config.uriTemplate });
-  return { key: config.uriTemplate, enabled: true, config, parsed, json: sameForAll(json) };
+  return {
+    key: config.uriTemplate,
+    enabled: true,
+    config,
+    parsed,
+    json: sameForAll(json),
+    target: makeTarget<ResourceTemplateTarget>(
+      'resourceTemplate',
+      config.uriTemplate,
+      json,
+      config.timeoutMs,
+    ),
+  };
 }
 
 /** One resource found for a URI: a static one, or a template with the variables the URI binds. */
@@ -121,10 +140,10 @@ export class ResourceRegistry {
   readonly statics: Catalog<ResourceRecord>;
   readonly templates: Catalog<TemplateRecord>;
 
-  constructor(pageSize: number, modernTail: string, onChange: () => void) {
-    this.statics = new Catalog({ pageSize, modernTail, listKey: 'resources', noun: 'Resource' }, onChange);
+  constructor(settings: Omit<CatalogSettings, 'listKey' | 'noun'>, onChange: () => void) {
+    this.statics = new Catalog({ ...settings, listKey: 'resources', noun: 'Resource' }, onChange);
     this.templates = new Catalog(
-      { pageSize, modernTail, listKey: 'resourceTemplates', noun: 'Resource template' },
+      { ...settings, listKey: 'resourceTemplates', noun: 'Resource template' },
       onChange,
     );
   }
@@ -141,11 +160,24 @@ export class ResourceRegistry {
     return this.templates.get(uriTemplate);
   }
 
-  /** A static resource with exactly this URI, else the first template (in registration order) that matches it. */
-  resolve(uri: string): ResolvedResource | undefined {
-    const record = this.statics.get(uri);
+  /**
+   * A static resource with exactly this URI, else the first template (in registration order) that matches it; with
+   * a caller, only what the visibility rules let that caller see (anything else is "not found", never "forbidden").
+   */
+  resolve(
+    uri: string,
+    caller?: Caller,
+    visible?: {
+      statics: ((caller: Caller, entry: ResourceRecord) => boolean) | undefined;
+      templates: ((caller: Caller, entry: TemplateRecord) => boolean) | undefined;
+    },
+  ): ResolvedResource | undefined {
+    const record =
+      caller === undefined ? this.statics.get(uri) : this.statics.getFor(uri, caller, visible?.statics);
     if (record !== undefined) return { kind: 'static', record };
-    for (const template of this.templates.enabled()) {
+    const templates =
+      caller === undefined ? this.templates.enabled() : this.templates.enabledFor(caller, visible?.templates);
+    for (const template of templates) {
       const variables = template.parsed.match(uri);
       if (variables !== undefined) return { kind: 'template', record: template, variables };
     }

@@ -1,15 +1,11 @@
-// McpServer: the tool registry, the two dispatch tables (modern and legacy), connections and subscriptions.
-// Longer than most files because every registration and dispatch path meets here; what it calls lives elsewhere.
+// McpServer, the public face of a server: registration, extension points (middleware, visibility, handlers),
+// connections and shutdown. Requests are run by the pipeline (intake.ts) with the narrow services (services.ts).
 
 import {
   DEFAULT_MAX_JSON_DEPTH,
-  ErrorCode,
-  encodeError,
   encodeNotification,
-  encodeResultText,
   isJsonObject,
   type JsonObject,
-  type RequestId,
 } from '../jsonrpc/index.js';
 import {
   MODERN_REVISIONS,
@@ -17,22 +13,24 @@ import {
   MetaKey,
   Notification,
   type Implementation,
-  type MessageExtra,
   type ServerCapabilities,
   type Transport,
 } from '../protocol/index.js';
 import type { SchemaInput } from '../schema/index.js';
 import { callTool } from './call-tool.js';
-import { ServerConnection, type ConnectionOptions } from './connection.js';
+import { ServerConnection, type ConnectionHost, type ConnectionOptions } from './connection.js';
 import { DefinitionError, stderrLogger, type Logger } from './errors.js';
-import { openLegacySession, setLogLevel } from './legacy.js';
+import { Intake } from './intake.js';
+import { initialize, setLogLevel, type ServerFacts } from './legacy.js';
 import { listPrompts, listResourceTemplates, listResources, listTools } from './list-page.js';
-import type { RequestScope } from './request-scope.js';
 import { RequestStateCodec } from './request-state.js';
+import type { Middleware, RequestHandler } from './request-view.js';
+import type { ServerServices } from './services.js';
 import { listen } from './subscriptions.js';
 import { SubscriptionHub, type Feature } from './subscription-hub.js';
 import { complete } from './completion.js';
-import { PromptCatalog, compilePrompt, getPrompt, type PromptConfig } from './prompts.js';
+import { getPrompt } from './prompt-handlers.js';
+import { PromptCatalog, compilePrompt, type PromptConfig } from './prompts.js';
 import {
   ResourceRegistry,
   compileResource,
@@ -48,15 +46,9 @@ import { MemoryTaskStore } from './tasks/task-store.js';
 import { checkCacheHints, positiveInteger, type CacheHints, type ServerOptions } from './options.js';
 import { checkTimeout, type ToolConfig } from './tool-definition.js';
 import { ToolRegistry } from './tool-registry.js';
+import { VisibilityRules, type VisibilityRule } from './visibility.js';
 
-/**
- * What a request handler produces: a result object, a result already serialised, or nothing when the handler has
- * answered itself (scope.respond) or the request was cancelled. Nothing otherwise is answered -32603 (and logged).
- */
-export type Outcome = object | string | undefined;
-export type RequestHandler = (scope: RequestScope) => Outcome | Promise<Outcome>;
-/** Policy middleware: an onion around every request handler (auth, scopes, rate limits, approval, audit). */
-export type Middleware = (scope: RequestScope, next: () => Promise<Outcome>) => Promise<Outcome>;
+export type { Middleware, Outcome, RequestHandler } from './request-view.js';
 
 /** A handle on a registered tool, prompt or resource, to change it at runtime (clients are told of every change). */
 export interface Registered<Config> {
@@ -69,16 +61,6 @@ export interface Registered<Config> {
 }
 
 export type RegisteredTool = Registered<ToolConfig>;
-
-const REMOVED_ON_MODERN: ReadonlySet<string> = new Set([
-  Method.Initialize,
-  Method.Ping,
-  Method.LoggingSetLevel,
-  Method.ResourcesSubscribe,
-  Method.ResourcesUnsubscribe,
-  'tasks/result',
-  'tasks/list',
-]);
 
 export class McpServer {
   readonly info: Implementation;
@@ -99,14 +81,15 @@ export class McpServer {
   readonly #discoverCache: CacheHints;
   /** `"_meta":{…serverInfo…}` as JSON text, spliced into every modern result; undefined when turned off. */
   readonly #resultMeta: string | undefined;
-  readonly #modern = new Map<string, RequestHandler>();
-  readonly #legacy = new Map<string, RequestHandler>();
-  readonly #middleware: Middleware[] = [];
   readonly #connections = new Set<ServerConnection>();
   /** Capabilities beyond tools that something registered has turned on. */
   readonly #features = new Set<Feature>();
-  /** @internal The open subscriptions/listen requests. */
-  readonly subscriptions = new SubscriptionHub(this.#features);
+  /** The open subscriptions/listen requests. */
+  readonly #subscriptions = new SubscriptionHub(this.#features);
+  readonly #visibility: VisibilityRules;
+  readonly #intake: Intake;
+  /** What connections are given: the pipeline, limits, and a way to say they closed. */
+  readonly #host: ConnectionHost;
   #discoverJson: string | undefined;
   readonly #changesQueued = new Set<ListKind>();
   #closed = false;
@@ -138,14 +121,20 @@ export class McpServer {
       options.serverInfoInResults === false
         ? undefined
         : '"_meta":' + JSON.stringify({ [MetaKey.ServerInfo]: info });
-    const tail = `"ttlMs":${listCache.ttlMs},"cacheScope":"${listCache.cacheScope}","resultType":"complete"`;
-    const pageSize = positiveInteger(options.pageSize, 500, 'pageSize');
-    const modernTail = this.#resultMeta === undefined ? tail : tail + ',' + this.#resultMeta;
-    this.tools = new ToolRegistry({ pageSize, modernTail }, () => this.#listChanged('toolsListChanged'));
-    this.prompts = new PromptCatalog({ pageSize, modernTail }, () => this.#listChanged('promptsListChanged'));
-    this.resources = new ResourceRegistry(pageSize, modernTail, () =>
-      this.#listChanged('resourcesListChanged'),
-    );
+    const tailFor = (cacheScope: string): string => {
+      const tail = `"ttlMs":${listCache.ttlMs},"cacheScope":"${cacheScope}","resultType":"complete"`;
+      return this.#resultMeta === undefined ? tail : tail + ',' + this.#resultMeta;
+    };
+    // Lists that depend on the caller are never shared by intermediaries (F8): their own tail says "private".
+    const settings = {
+      pageSize: positiveInteger(options.pageSize, 500, 'pageSize'),
+      modernTail: tailFor(listCache.cacheScope),
+      privateModernTail: tailFor('private'),
+    };
+    this.tools = new ToolRegistry(settings, () => this.#listChanged('toolsListChanged'));
+    this.prompts = new PromptCatalog(settings, () => this.#listChanged('promptsListChanged'));
+    this.resources = new ResourceRegistry(settings, () => this.#listChanged('resourcesListChanged'));
+    this.#visibility = new VisibilityRules(() => this.#announceAll());
     checkTimeout(options.taskTimeoutMs, 'server');
     this.taskTimeoutMs = options.taskTimeoutMs ?? 3_600_000;
     const taskTtl = options.taskTtlMs === undefined ? 3_600_000 : options.taskTtlMs;
@@ -156,17 +145,45 @@ export class McpServer {
         ttlMs: taskTtl,
         pollIntervalMs: positiveInteger(options.taskPollIntervalMs, 500, 'taskPollIntervalMs'),
       },
-      (task) => this.subscriptions.taskChanged(task),
+      (task) => this.#subscriptions.taskChanged(task),
       this.logger,
     );
-    this.#modern.set(Method.ServerDiscover, () => this.#discover());
-    this.#modern.set(Method.ToolsList, listTools);
-    this.#modern.set(Method.ToolsCall, callTool);
-    this.#modern.set(Method.SubscriptionsListen, listen);
-    this.#legacy.set(Method.Ping, () => ({}));
-    this.#legacy.set(Method.LoggingSetLevel, setLogLevel);
-    this.#legacy.set(Method.ToolsList, listTools);
-    this.#legacy.set(Method.ToolsCall, callTool);
+    const services: ServerServices = {
+      info,
+      logger: this.logger,
+      tools: this.tools,
+      prompts: this.prompts,
+      resources: this.resources,
+      visibility: this.#visibility,
+      subscriptions: this.#subscriptions,
+      tasks: this.tasks,
+      requestState: this.requestState,
+      resourceReadCache: this.resourceReadCache,
+      defaultTimeoutMs: this.defaultTimeoutMs,
+      taskTimeoutMs: this.taskTimeoutMs,
+      progressIntervalMs: this.progressIntervalMs,
+      inputErrors: this.inputErrors,
+      modernResultJson: (result) => this.#modernResultJson(result),
+    };
+    if (options.visibility !== undefined) this.#visibility.add(options.visibility);
+    const intake = (this.#intake = new Intake(services));
+    this.#host = {
+      intake,
+      logger: this.logger,
+      maxInFlight: this.maxInFlight,
+      maxJsonDepth: this.maxJsonDepth,
+      closed: (connection) => {
+        this.#connections.delete(connection);
+        this.#subscriptions.endFor(connection);
+      },
+    };
+    intake.handle(Method.ServerDiscover, () => this.#discover(), { legacy: false });
+    intake.handle(Method.ToolsList, listTools);
+    intake.handle(Method.ToolsCall, callTool);
+    intake.handle(Method.SubscriptionsListen, listen, { legacy: false });
+    intake.handle(Method.Initialize, (scope) => initialize(scope, this.#facts()), { modern: false });
+    intake.handle(Method.Ping, () => ({}), { modern: false });
+    intake.handle(Method.LoggingSetLevel, setLogLevel, { modern: false });
   }
 
   // ---- tools -------------------------------------------------------------------------------------------
@@ -244,7 +261,7 @@ export class McpServer {
         connection.send((legacyMessage ??= encodeNotification(Notification.ResourcesUpdated, { uri })));
       }
     }
-    this.subscriptions.resourceUpdated(uri);
+    this.#subscriptions.resourceUpdated(uri);
   }
 
   /** Installs the handlers of a capability the first time something of that kind is registered. */
@@ -252,37 +269,44 @@ export class McpServer {
     if (this.#features.has(kind)) return;
     this.#features.add(kind);
     this.#discoverJson = undefined;
+    const intake = this.#intake;
     if (kind === 'tasks') {
-      this.#modern.set(Method.TasksGet, getTask);
-      this.#modern.set(Method.TasksUpdate, updateTask);
-      this.#modern.set(Method.TasksCancel, cancelTask);
+      const modernOnly = { legacy: false };
+      intake.handle(Method.TasksGet, getTask, modernOnly);
+      intake.handle(Method.TasksUpdate, updateTask, modernOnly);
+      intake.handle(Method.TasksCancel, cancelTask, modernOnly);
       return;
     }
     if (kind === 'prompts') {
-      this.#modern.set(Method.PromptsList, listPrompts);
-      this.#legacy.set(Method.PromptsList, listPrompts);
-      this.#modern.set(Method.PromptsGet, getPrompt);
-      this.#legacy.set(Method.PromptsGet, getPrompt);
+      intake.handle(Method.PromptsList, listPrompts);
+      intake.handle(Method.PromptsGet, getPrompt);
     } else {
-      this.#modern.set(Method.ResourcesList, listResources);
-      this.#legacy.set(Method.ResourcesList, listResources);
-      this.#modern.set(Method.ResourcesTemplatesList, listResourceTemplates);
-      this.#legacy.set(Method.ResourcesTemplatesList, listResourceTemplates);
-      this.#modern.set(Method.ResourcesRead, readResource);
-      this.#legacy.set(Method.ResourcesRead, readResource);
-      this.#legacy.set(Method.ResourcesSubscribe, subscribeResource);
-      this.#legacy.set(Method.ResourcesUnsubscribe, unsubscribeResource);
+      intake.handle(Method.ResourcesList, listResources);
+      intake.handle(Method.ResourcesTemplatesList, listResourceTemplates);
+      intake.handle(Method.ResourcesRead, readResource);
+      intake.handle(Method.ResourcesSubscribe, subscribeResource, { modern: false });
+      intake.handle(Method.ResourcesUnsubscribe, unsubscribeResource, { modern: false });
     }
-    this.#modern.set(Method.CompletionComplete, complete);
-    this.#legacy.set(Method.CompletionComplete, complete);
-    this.#discoverJson = undefined;
+    intake.handle(Method.CompletionComplete, complete);
   }
 
   // ---- extension points ----------------------------------------------------------------------------------
 
-  /** Adds policy middleware around every request handler (applied in the order added, outermost first). */
+  /**
+   * Adds policy middleware around every request of every era and transport (applied in the order added, outermost
+   * first). It sees a read-only view of the request, with the caller and the resolved tool, prompt or resource.
+   */
   use(middleware: Middleware): this {
-    this.#middleware.push(middleware);
+    this.#intake.use(middleware);
+    return this;
+  }
+
+  /**
+   * Adds a visibility rule: a caller sees a tool, prompt, resource or template in lists, and can call or read it,
+   * only when every rule allows it. Lists become per caller (cacheScope "private"), filtered before pagination.
+   */
+  addVisibility(rule: VisibilityRule): this {
+    this.#visibility.add(rule);
     return this;
   }
 
@@ -292,8 +316,7 @@ export class McpServer {
     handler: RequestHandler,
     eras: { modern?: boolean; legacy?: boolean } = {},
   ): void {
-    if (eras.modern !== false) this.#modern.set(method, handler);
-    if (eras.legacy !== false) this.#legacy.set(method, handler);
+    this.#intake.handle(method, handler, eras);
     this.#discoverJson = undefined;
   }
 
@@ -312,92 +335,22 @@ export class McpServer {
   /** A connection without wiring: the HTTP layer feeds it messages and gives each one its reply channel. */
   createConnection(transport?: Transport, options?: ConnectionOptions): ServerConnection {
     if (this.#closed) throw new Error('the server is closed');
-    const connection = new ServerConnection(this, transport, options);
+    const connection = new ServerConnection(this.#host, transport, options);
     this.#connections.add(connection);
     return connection;
-  }
-
-  /** @internal called by a connection when it closes */
-  detach(connection: ServerConnection): void {
-    this.#connections.delete(connection);
-    this.subscriptions.endFor(connection);
   }
 
   /** Ends every subscription gracefully, aborts calls in flight and closes every connection. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.subscriptions.endAll();
+    this.#subscriptions.endAll();
     for (const connection of [...this.#connections]) connection.close();
     this.tasks.abortAll(new Error('server closed'));
   }
 
-  // ---- dispatch -------------------------------------------------------------------------------------------
-
-  /** @internal Runs one request through middleware and its handler, and sends the response. */
-  dispatch(scope: RequestScope): void {
-    const table = scope.era === 'modern' ? this.#modern : this.#legacy;
-    const handler = table.get(scope.method);
-    if (handler === undefined) {
-      scope.respond(
-        encodeError(scope.id, ErrorCode.MethodNotFound, this.#notFound(scope)),
-        ErrorCode.MethodNotFound,
-      );
-      return;
-    }
-    let outcome: Outcome | Promise<Outcome>;
-    try {
-      outcome = this.#middleware.length === 0 ? handler(scope) : this.#runMiddleware(scope, handler, 0);
-    } catch (error) {
-      scope.fail(error);
-      return;
-    }
-    if (outcome instanceof Promise) {
-      outcome.then(
-        (value) => this.#finish(scope, value),
-        (error: unknown) => scope.fail(error),
-      );
-    } else this.#finish(scope, outcome);
-  }
-
-  #runMiddleware(scope: RequestScope, handler: RequestHandler, index: number): Promise<Outcome> {
-    const middleware = this.#middleware[index];
-    if (middleware === undefined) return Promise.resolve().then(() => handler(scope));
-    let called = false;
-    return middleware(scope, () => {
-      if (called) return Promise.reject(new Error('middleware called next() twice'));
-      called = true;
-      return this.#runMiddleware(scope, handler, index + 1);
-    });
-  }
-
-  #finish(scope: RequestScope, outcome: Outcome): void {
-    if (outcome === undefined) {
-      // Nothing means the handler answered itself (scope.respond) or the request was cancelled. Anything else is a
-      // handler bug, and a request must still get its answer: a stdio client would wait forever, a batch never end.
-      if (!scope.done && !scope.cancelled && !scope.connection.closed) {
-        scope.fail(
-          new Error(
-            `the handler of ${scope.method} returned nothing and sent no response; return a result object ({} when there is nothing to say)`,
-          ),
-        );
-      }
-      return;
-    }
-    if (typeof outcome === 'string') {
-      scope.respond(encodeResultText(scope.id, outcome));
-      return;
-    }
-    scope.respond(
-      encodeResultText(
-        scope.id,
-        scope.era === 'modern' ? this.modernResultJson(outcome) : JSON.stringify(outcome),
-      ),
-    );
-  }
-
   /** A modern result: `resultType` (complete unless set) and the serverInfo `_meta` spliced in once. */
-  modernResultJson(result: object): string {
+  #modernResultJson(result: object): string {
     const record = result as Record<string, unknown>;
     const own = record._meta;
     if (this.#resultMeta === undefined || isJsonObject(own)) {
@@ -416,13 +369,6 @@ export class McpServer {
     return body === '{}' ? head + '}' : head + ',' + body.slice(1);
   }
 
-  #notFound(scope: RequestScope): string {
-    if (scope.era === 'modern' && REMOVED_ON_MODERN.has(scope.method)) {
-      return `Method not found: ${scope.method} is not part of protocol revision ${scope.envelope.protocolVersion}`;
-    }
-    return `Method not found: ${scope.method}`;
-  }
-
   // ---- eras -----------------------------------------------------------------------------------------------
 
   #capabilities(): ServerCapabilities {
@@ -436,7 +382,7 @@ export class McpServer {
   #discover(): string {
     const capabilities = this.#capabilities();
     if (this.#features.has('tasks')) capabilities.extensions = { [TASKS_EXTENSION]: {} };
-    this.#discoverJson ??= this.modernResultJson({
+    this.#discoverJson ??= this.#modernResultJson({
       supportedVersions: [...MODERN_REVISIONS],
       capabilities,
       ...(this.#instructions !== undefined && { instructions: this.#instructions }),
@@ -446,25 +392,15 @@ export class McpServer {
     return this.#discoverJson;
   }
 
-  /** @internal The legacy handshake: negotiate a legacy revision (never 2026-07-28) and open the session. */
-  initialize(
-    connection: ServerConnection,
-    id: RequestId,
-    params: JsonObject | undefined,
-    extra: MessageExtra | undefined,
-  ): void {
-    openLegacySession(connection, id, params, extra, {
-      capabilities: this.#capabilities(),
-      serverInfo: this.info,
-      instructions: this.#instructions,
-    });
+  #facts(): ServerFacts {
+    return { capabilities: this.#capabilities(), serverInfo: this.info, instructions: this.#instructions };
   }
 
   // ---- subscriptions and list changes -----------------------------------------------------------------------
 
   /** Open subscriptions/listen requests. */
   get subscriptionCount(): number {
-    return this.subscriptions.size;
+    return this.#subscriptions.size;
   }
 
   #listChanged(kind: ListKind): void {
@@ -487,7 +423,14 @@ export class McpServer {
     for (const connection of this.#connections) {
       if (connection.legacy?.initialized) connection.send((legacyMessage ??= encodeNotification(method)));
     }
-    this.subscriptions.listChanged(method, filterKey);
+    this.#subscriptions.listChanged(method, filterKey);
+  }
+
+  /** A visibility rule was added: what every caller sees may have changed. */
+  #announceAll(): void {
+    this.#listChanged('toolsListChanged');
+    if (this.#features.has('prompts')) this.#listChanged('promptsListChanged');
+    if (this.#features.has('resources')) this.#listChanged('resourcesListChanged');
   }
 }
 

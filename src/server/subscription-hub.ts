@@ -1,17 +1,33 @@
 // The open subscriptions/listen requests: what each agreed to receive, and delivery of the matching notifications.
 
-import { encodeNotification, type JsonObject } from '../jsonrpc/index.js';
+import { encodeNotification, type JsonObject, type RequestId } from '../jsonrpc/index.js';
 import {
   MetaKey,
   Notification,
   type ClientCapabilities,
   type SubscriptionFilter,
 } from '../protocol/index.js';
-import type { ServerConnection } from './connection.js';
-import { MAX_RESOURCE_SUBSCRIPTIONS } from './resource-handlers.js';
-import type { Subscription } from './subscriptions.js';
 import { declaresTasks, missingTasksCapability, taskNotification } from './tasks/task-manager.js';
 import type { TaskState } from './tasks/task-store.js';
+
+/** Resource URIs (or task ids) one session or one listen request may follow at once. */
+export const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
+
+/** The request a subscription lives in, as far as delivering to it goes. */
+export interface Subscriber {
+  readonly id: RequestId;
+  /** The connection it came over: when that closes, the subscription ends. */
+  readonly connection: object;
+  notify(message: string): void;
+}
+
+/** One open listen request. */
+export interface Subscription {
+  scope: Subscriber;
+  filter: SubscriptionFilter;
+  /** Ends the listen request; `graceful` sends the final result first. */
+  end(graceful: boolean): void;
+}
 
 /** Capabilities beyond tools, turned on by what the server registers. */
 export type Feature = 'prompts' | 'resources' | 'tasks';
@@ -93,7 +109,7 @@ export class SubscriptionHub {
   }
 
   /** The connection went away: its subscriptions end without a reply. */
-  endFor(connection: ServerConnection): void {
+  endFor(connection: object): void {
     for (const subscription of [...this.#subscriptions]) {
       if (subscription.scope.connection === connection) subscription.end(false);
     }

@@ -3,14 +3,7 @@
 import { ErrorCode, RpcError, encodeNotification, encodeResultText, isJsonObject } from '../jsonrpc/index.js';
 import { MetaKey, Notification, onTransportAbort, type SubscriptionFilter } from '../protocol/index.js';
 import { subscriptionMeta, type RequestScope } from './request-scope.js';
-
-/** One open listen request. */
-export interface Subscription {
-  scope: RequestScope;
-  filter: SubscriptionFilter;
-  /** Ends the listen request; `graceful` sends the final result first. */
-  end(graceful: boolean): void;
-}
+import type { Subscription } from './subscription-hub.js';
 
 /** Listen requests open at once across the whole server; more are refused. */
 export const MAX_SUBSCRIPTIONS = 10_000;
@@ -23,7 +16,7 @@ export function listen(scope: RequestScope): Promise<undefined> {
       'Invalid params: subscriptions/listen needs params.notifications (an object)',
     );
   }
-  const server = scope.server;
+  const server = scope.services;
   if (server.subscriptions.size >= MAX_SUBSCRIPTIONS) {
     throw new RpcError(
       ErrorCode.InternalError,

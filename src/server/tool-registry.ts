@@ -10,6 +10,7 @@ import {
 import type { Tool } from '../protocol/index.js';
 import { DefinitionError } from './errors.js';
 import { Catalog, type CatalogEntry, type CatalogSettings, type ListVariant } from './catalog.js';
+import { makeTarget, type ToolTarget } from './targets.js';
 import { checkToolConfig, checkToolName, type ToolConfig } from './tool-definition.js';
 
 export interface ToolRecord extends CatalogEntry {
@@ -19,6 +20,8 @@ export interface ToolRecord extends CatalogEntry {
   readonly output: CompiledSchema | undefined;
   /** Arguments mirrored into Mcp-Param-* headers on the modern HTTP wire (x-mcp-header), found at registration. */
   readonly mcpHeaders: readonly XMcpHeader[];
+  /** What visibility rules and middleware see of this tool. */
+  readonly target: ToolTarget;
 }
 
 /** The default input schema: a tool without arguments accepts only {} (MCP's recommendation). */
@@ -69,6 +72,7 @@ export function compileTool(config: ToolConfig): ToolRecord {
   const headerProblem = validateXMcpHeaders(input.jsonSchema);
   if (headerProblem !== undefined)
     throw new DefinitionError(`${owner}: invalid x-mcp-header: ${headerProblem}`);
+  const json = serialise(config, input, output);
   return {
     key: config.name,
     name: config.name,
@@ -77,7 +81,8 @@ export function compileTool(config: ToolConfig): ToolRecord {
     output,
     enabled: true,
     mcpHeaders: collectXMcpHeaders(input.jsonSchema),
-    json: serialise(config, input, output),
+    json,
+    target: makeTarget<ToolTarget>('tool', config.name, json.modern, config.timeoutMs),
   };
 }
 

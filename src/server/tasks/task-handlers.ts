@@ -10,7 +10,7 @@ const owner = (scope: RequestScope): string | undefined => {
 
 function manager(scope: RequestScope) {
   if (!declaresTasks(scope.envelope.clientCapabilities)) throw missingTasksCapability();
-  return scope.server.tasks;
+  return scope.services.tasks;
 }
 
 export async function getTask(scope: RequestScope): Promise<object> {

@@ -310,6 +310,25 @@ describe('issue 14: the middleware verbs', () => {
     });
   });
 
+  it('a Denial may not set framing headers or header values with line breaks (response splitting)', () => {
+    assert.throws(
+      () => new Denial(-31000, 'no', { httpStatus: 403, httpHeaders: { 'Content-Length': '0' } }),
+      {
+        message: 'a denial may not set the HTTP header "Content-Length"',
+      },
+    );
+    assert.throws(
+      () => new Denial(-31000, 'no', { httpStatus: 403, httpHeaders: { 'x-why': 'a\r\nSet-Cookie: x=1' } }),
+      {
+        message:
+          'the denial\'s HTTP header "x-why" must be visible ASCII, space and tab (at most 8,192 characters)',
+      },
+    );
+    assert.throws(() => new Denial(-31000, 'no', { httpHeaders: { 'bad name': 'x' } }), {
+      message: 'a denial may not set the HTTP header "bad name"',
+    });
+  });
+
   it('the view signal aborts when the client cancels, so a slow policy step can stop waiting', async () => {
     const server = testServer();
     server.tool({ name: 'lookup', handler: () => 'ok' });

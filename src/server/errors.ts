@@ -63,6 +63,20 @@ export const stderrLogger: Logger = {
 /** A logger that drops everything (for tests and embedders that log elsewhere). */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/** What the transport frames the answer with is never a policy's to set. */
+const FRAMING_HEADERS: ReadonlySet<string> = new Set([
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'trailer',
+  'mcp-session-id',
+]);
+
 /** How a refusal is answered on HTTP, where that matters: a status and headers beside the JSON-RPC error. */
 export interface DenialOptions {
   /** JSON-RPC error data. */
@@ -92,6 +106,16 @@ export class Denial extends RpcError {
       throw new TypeError(
         `a denial's httpStatus must be an integer from 400 to 599, got ${String(options.httpStatus)}`,
       );
+    }
+    for (const [name, value] of Object.entries(options.httpHeaders ?? {})) {
+      if (!HEADER_NAME.test(name) || FRAMING_HEADERS.has(name.toLowerCase())) {
+        throw new TypeError(`a denial may not set the HTTP header ${JSON.stringify(name)}`);
+      }
+      if (typeof value !== 'string' || !HEADER_VALUE.test(value) || value.length > 8192) {
+        throw new TypeError(
+          `the denial's HTTP header ${JSON.stringify(name)} must be visible ASCII, space and tab (at most 8,192 characters)`,
+        );
+      }
     }
     this.httpStatus = options.httpStatus;
     this.httpHeaders = options.httpHeaders;

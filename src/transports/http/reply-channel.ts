@@ -6,6 +6,7 @@ import { ErrorCode, encodeError, type RequestId } from '../../jsonrpc/index.js';
 import { Cancellation, type SendOptions } from '../../protocol/index.js';
 import type { Logger } from '../../server/index.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
+import { hookHeaders } from './hook-call.js';
 import { JSON_TYPE } from './respond.js';
 import { SSE_HEADERS } from './sse.js';
 
@@ -145,7 +146,11 @@ export class ReplyChannel {
       this.#outlet.end();
     } else if (!this.#gone) {
       const { exchange, headers, statusOf } = this.#config;
-      exchange.respond(statusOf(options), { ...headers, ...JSON_TYPE }, message);
+      // A policy's refusal (a Denial) names its own status and headers: 401/403/429 with WWW-Authenticate, Retry-After.
+      const asked = options.httpStatus === undefined ? undefined : hookHeaders(options.httpHeaders);
+      if (asked !== undefined && typeof asked !== 'string') {
+        exchange.respond(options.httpStatus as number, { ...headers, ...asked, ...JSON_TYPE }, message);
+      } else exchange.respond(statusOf(options), { ...headers, ...JSON_TYPE }, message);
     }
     this.#config.onFinish();
   }

@@ -138,3 +138,58 @@ test('examples/client.ts lists and calls calculate_sum of examples/calculator.ts
   assert.match(run.stderr, /^approving calculate_sum \{"a":2,"b":3\}$/m);
   assert.match(run.stderr, /^audit: \{"server":"calculator","tool":"calculate_sum",.*"outcome":"success"/m);
 });
+
+test('examples/policy-hooks.ts: a challenge without a token, metadata beside the endpoint, tools by scope', async () => {
+  const { listenPolicyServer } = await import('../examples/policy-hooks.js');
+  const listening = await listenPolicyServer(0);
+  const base = listening.url.replace(/\/mcp$/, '');
+  try {
+    const anonymous = await fetch(listening.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
+    assert.equal(anonymous.status, 401);
+    assert.equal(
+      anonymous.headers.get('www-authenticate'),
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    const metadata = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`);
+    assert.deepEqual(await metadata.json(), {
+      resource: listening.url,
+      authorization_servers: ['https://auth.example.com'],
+    });
+    const session = async (token: string): Promise<McpClient> => {
+      const client = new McpClient(
+        { name: 'examples-test', version: '1' },
+        { trusted: true, approve: 'always', logger: quiet },
+      );
+      await client.connect(
+        new HttpClientTransport(listening.url, { headers: { authorization: `Bearer ${token}` } }),
+      );
+      return client;
+    };
+    const reader = await session('reader-token');
+    const writer = await session('writer-token');
+    try {
+      assert.deepEqual(
+        (await reader.listTools()).map((tool) => tool.name),
+        ['list_notes'],
+      );
+      assert.deepEqual(
+        (await writer.listTools()).map((tool) => tool.name),
+        ['list_notes', 'clear_notes'],
+      );
+      const cleared = await writer.callTool('clear_notes', {});
+      assert.deepEqual(cleared.content, [{ type: 'text', text: 'cleared 0 notes' }]);
+      await assert.rejects(reader.request('tools/call', { name: 'clear_notes', arguments: {} }), {
+        message: /Unknown tool: "clear_notes"/,
+      });
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  } finally {
+    await listening.close();
+  }
+});

@@ -82,7 +82,7 @@ const STARTUP_CASES: readonly StartupCase[] = [
     name: 'an unknown key in "http"',
     config: { http: { allowedHost: ['mcp.example.com'] } },
     message: () =>
-      'toolwire: http has an unknown key "allowedHost"; allowed keys: allowedHosts, allowedOrigins, dnsRebindingProtection, cors, maxBodyBytes, maxBufferedBodyBytes, maxBufferedBodyBytesPerAddress, maxJsonDepth, requestTimeoutMs, bodyTimeoutMs, bodyIdleTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections, hardMaxConnections, retryAfterSeconds, path, legacy',
+      'toolwire: http has an unknown key "allowedHost"; allowed keys: allowedHosts, allowedOrigins, dnsRebindingProtection, cors, maxBodyBytes, maxBufferedBodyBytes, maxBufferedBodyBytesPerAddress, maxJsonDepth, bodyTimeoutMs, bodyIdleTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections, hardMaxConnections, retryAfterSeconds, path, legacy',
   },
   {
     name: 'a legacy session limit of 0 in "http"',

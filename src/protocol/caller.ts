@@ -37,7 +37,7 @@ export interface TransportFacts {
   readonly kind: 'stdio' | 'memory' | 'http';
   /** HTTP: the client address the transport saw (the socket's, or the fetch handler's `clientAddress`). */
   readonly remoteAddress?: string;
-  /** HTTP: a request header by lower-case name (the first value when repeated). */
+  /** HTTP: a request header by lower-case name (repeated headers joined with ", ", as Node and fetch do). */
   header?(name: string): string | undefined;
 }
 

@@ -29,7 +29,7 @@ function mirrorError(
 ): string | undefined {
   try {
     checkMirroredHeaders(
-      reader(headers),
+      { header: reader(headers) },
       method,
       params,
       mcpHeaders === 'unknown tool' ? undefined : mcpHeaders,

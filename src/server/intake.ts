@@ -23,7 +23,7 @@ import {
   type MessageExtra,
   type RequestEnvelope,
 } from '../protocol/index.js';
-import { checkMirroredHeaders } from './mirror-headers.js';
+import { checkMirroredHeaders, type HeaderSource } from './mirror-headers.js';
 import { RequestScope, deliver, type ConnectionLink, type Era } from './request-scope.js';
 import { ScopeView, type Middleware, type Outcome, type RequestHandler } from './request-view.js';
 import type { ServerServices } from './services.js';
@@ -150,15 +150,7 @@ export class Intake {
       extra,
       extra?.auth ?? link.caller,
     );
-    // 3. Route, and resolve what the request names for this caller.
-    const handler = (era === 'modern' ? this.#modern : this.#legacy).get(method);
-    if (handler === undefined) {
-      scope.respond(
-        encodeError(id, ErrorCode.MethodNotFound, this.#notFound(scope)),
-        ErrorCode.MethodNotFound,
-      );
-      return;
-    }
+    // 3. Resolve what the request names, for this caller.
     const services = this.#services;
     const visibility = services.visibility;
     switch (method) {
@@ -190,7 +182,7 @@ export class Intake {
     if (facts?.header !== undefined) {
       try {
         checkMirroredHeaders(
-          (name) => facts.header?.(name),
+          facts as HeaderSource,
           method,
           params,
           scope.resolved?.kind === 'tool' ? scope.resolved.record.mcpHeaders : undefined,
@@ -203,6 +195,15 @@ export class Intake {
         scope.respond(encodeError(id, error.code, error.message, error.data), error.code, { rejected: true });
         return;
       }
+    }
+    // A method this server does not have: after the header mirror, which checks what the client sent whatever it names.
+    const handler = (era === 'modern' ? this.#modern : this.#legacy).get(method);
+    if (handler === undefined) {
+      scope.respond(
+        encodeError(id, ErrorCode.MethodNotFound, this.#notFound(scope)),
+        ErrorCode.MethodNotFound,
+      );
+      return;
     }
     // 5. One clock: the request's limit follows from what it runs, and the transport enforces it.
     const timeLimit = extra?.timeLimit;

@@ -2,12 +2,12 @@
 // body says. They run in the request pipeline, once the target (the tool and its x-mcp-header arguments) is known.
 
 import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
-import {
-  decodeHeaderValue,
-  headerMismatch,
-  previewHeaderValue,
-  type HeaderReader,
-} from '../protocol/header-values.js';
+import { decodeHeaderValue, headerMismatch, previewHeaderValue } from '../protocol/header-values.js';
+
+/** Where request headers are read from: the request facts the transport gives (`extra.transport`). */
+export interface HeaderSource {
+  header(lowerCaseName: string): string | undefined;
+}
 
 /** One argument a tool mirrors into an `Mcp-Param-<header>` header (its x-mcp-header annotation). */
 export interface MirroredArgument {
@@ -43,12 +43,12 @@ function sameValue(type: MirroredArgument['type'], text: string, value: unknown)
   return text === String(value);
 }
 
-function checkNameHeader(header: HeaderReader, method: string, params: JsonObject | undefined): void {
+function checkNameHeader(request: HeaderSource, method: string, params: JsonObject | undefined): void {
   const source = NAME_SOURCE[method];
   if (source === undefined) return;
   const bodyName = params?.[source];
   if (typeof bodyName !== 'string') return; // a missing or non-string member is the handler's to report
-  const nameHeader = header('mcp-name');
+  const nameHeader = request.header('mcp-name');
   if (nameHeader === undefined) {
     throw headerMismatch(`the Mcp-Name header is missing; it must mirror params.${source}`);
   }
@@ -61,14 +61,14 @@ function checkNameHeader(header: HeaderReader, method: string, params: JsonObjec
 }
 
 function checkParamHeaders(
-  header: HeaderReader,
+  request: HeaderSource,
   params: JsonObject | undefined,
   mirrored: readonly MirroredArgument[],
 ): void {
   const args = params?.arguments;
   for (const { header: suffix, path, type } of mirrored) {
     const headerName = `Mcp-Param-${suffix}`;
-    const raw = header(`mcp-param-${suffix.toLowerCase()}`);
+    const raw = request.header(`mcp-param-${suffix.toLowerCase()}`);
     const value = valueAt(args, path);
     const where = `arguments.${path.join('.')}`;
     if (value === undefined || value === null) {
@@ -90,13 +90,13 @@ function checkParamHeaders(
  * Only for the modern HTTP wire: legacy clients and other transports send no such headers.
  */
 export function checkMirroredHeaders(
-  header: HeaderReader,
+  request: HeaderSource,
   method: string,
   params: JsonObject | undefined,
   mcpHeaders: readonly MirroredArgument[] | undefined,
 ): void {
-  checkNameHeader(header, method, params);
+  checkNameHeader(request, method, params);
   if (method === 'tools/call' && mcpHeaders !== undefined && mcpHeaders.length > 0) {
-    checkParamHeaders(header, params, mcpHeaders);
+    checkParamHeaders(request, params, mcpHeaders);
   }
 }

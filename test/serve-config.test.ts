@@ -79,6 +79,12 @@ const STARTUP_CASES: readonly StartupCase[] = [
       'toolwire: timeouts.nap must be a whole number of milliseconds from 1 to 2147483647; got 0',
   },
   {
+    name: 'issue 14: requestTimeoutMs in "http" is refused with what replaced it',
+    config: { http: { requestTimeoutMs: 30000 } },
+    message: () =>
+      "toolwire: http key \"requestTimeoutMs\" is no longer a setting: a request's time limit is now what it runs: the tool's timeoutMs, else the server's defaultTimeoutMs (60 s); remove it",
+  },
+  {
     name: 'an unknown key in "http"',
     config: { http: { allowedHost: ['mcp.example.com'] } },
     message: () =>

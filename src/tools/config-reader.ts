@@ -56,6 +56,8 @@ export interface ReaderOptions {
   label?: string;
   /** How a key is named in messages, from its dotted path (e.g. a command-line flag); default: the path. */
   nameOf?: (path: string) => string;
+  /** Keys that were settings once, with what replaced them: refused with that explanation, not "unknown key". */
+  retired?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -92,6 +94,12 @@ export class ConfigReader {
       throw new ConfigError(`${label} must be an object with the optional keys ${allowed}; got ${show(raw)}`);
     }
     for (const name of Object.keys(raw)) {
+      const retired =
+        options.retired !== undefined && Object.hasOwn(options.retired, name)
+          ? options.retired[name]
+          : undefined;
+      if (retired !== undefined)
+        throw new ConfigError(`${label} key "${name}" is no longer a setting: ${retired}`);
       if (!allowedKeys.includes(name)) {
         throw new ConfigError(`${label} has an unknown key "${name}"; allowed keys: ${allowed}`);
       }

@@ -85,7 +85,13 @@ export function readHttpSection(read: ConfigReader): Map<string, unknown> {
 
 /** The reader of the "http" object of toolwire.json. */
 export const httpSectionReader = (raw: unknown): ConfigReader =>
-  new ConfigReader(raw, 'http', keysIn(undefined));
+  new ConfigReader(raw, 'http', keysIn(undefined), { retired: RETIRED_HTTP_KEYS });
+
+/** HTTP settings that are gone, and why: said instead of "unknown key" to someone upgrading a config. */
+const RETIRED_HTTP_KEYS: Readonly<Record<string, string>> = {
+  requestTimeoutMs:
+    "a request's time limit is now what it runs: the tool's timeoutMs, else the server's defaultTimeoutMs (60 s); remove it",
+};
 
 /** `--allowed-hosts` for "allowedHosts", `--legacy-max-sessions` for "legacy.maxSessions". */
 export const flagOf = (path: string): string =>

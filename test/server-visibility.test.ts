@@ -189,6 +189,46 @@ describe('issue 14: per-caller visibility (F8)', () => {
     assert.equal(((bobReads.message.result as JsonObject).contents as JsonObject[])[0]?.text, 'the secret');
   });
 
+  it('F8 a listen stream is not agreed to follow a resource its caller cannot see', async () => {
+    const server = testServer({
+      visibility: (who, target) => who.subject === 'bob' || !target.name.includes('secret'),
+    });
+    server.resource({ uri: 'file:///notes.txt', name: 'notes', read: () => 'notes' });
+    server.resource({ uri: 'file:///secret.txt', name: 'secret', read: () => 'the secret' });
+    const agreed = (who: Caller): Promise<JsonObject> =>
+      new Promise((resolve) => {
+        const connection = server.createConnection(undefined, { legacy: false, shared: true });
+        connection.receiveMessage(
+          {
+            kind: 'request',
+            message: {
+              jsonrpc: '2.0',
+              id: 'listen',
+              method: 'subscriptions/listen',
+              params: modern({
+                notifications: { resourceSubscriptions: ['file:///notes.txt', 'file:///secret.txt'] },
+              }),
+            },
+          },
+          {
+            auth: who,
+            transport: MEMORY,
+            reply: (message) => {
+              const parsed = JSON.parse(message) as JsonObject;
+              if (parsed.method === 'notifications/subscriptions/acknowledged') {
+                resolve((parsed.params as JsonObject).notifications as JsonObject);
+              }
+            },
+          },
+        );
+      });
+    assert.deepEqual(await agreed(alice), { resourceSubscriptions: ['file:///notes.txt'] });
+    assert.deepEqual(await agreed(bob), {
+      resourceSubscriptions: ['file:///notes.txt', 'file:///secret.txt'],
+    });
+    await server.close();
+  });
+
   it('without a rule the lists are the shared pages with the configured cache scope', async () => {
     const server = testServer({ listCache: { ttlMs: 60_000, cacheScope: 'public' } });
     server.tool({ name: 'one', handler: () => '1' });
@@ -284,5 +324,38 @@ describe('issue 14: one clock — the time limit a request gets comes from what 
       content: [{ type: 'text', text: 'Tool "stuck" timed out after 50 ms' }],
       isError: true,
     });
+  });
+});
+
+describe('issue 14: a task belongs to the caller that started it', () => {
+  it('another caller, or the same subject established another way, cannot read or cancel it', async () => {
+    const server = testServer();
+    server.tool({ name: 'long', task: 'required', handler: () => new Promise<never>(() => {}) });
+    const withTasks = (params: JsonObject): JsonObject =>
+      modern(params, {
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      });
+    const ada = caller('ada', []);
+    const started = await ask(server, ada, 'tools/call', withTasks({ name: 'long', arguments: {} }));
+    const taskId = (started.message.result as JsonObject).taskId as string;
+    assert.equal(typeof taskId, 'string', JSON.stringify(started.message));
+    const other = await ask(server, caller('eve', []), 'tasks/get', withTasks({ taskId }));
+    const sameNameOtherWay = await ask(
+      server,
+      Object.freeze({ subject: 'ada', via: 'api-key', scopes: [] }),
+      'tasks/cancel',
+      withTasks({ taskId }),
+    );
+    // Someone else's task looks exactly like one that does not exist.
+    assert.deepEqual(other.message.error, {
+      code: -32602,
+      message: `Unknown task: "${taskId}" (it may have expired)`,
+      data: { taskId },
+    });
+    assert.deepEqual(sameNameOtherWay.message.error, other.message.error);
+    const own = await ask(server, ada, 'tasks/get', withTasks({ taskId }));
+    assert.equal((own.message.result as JsonObject).status, 'working');
+    await ask(server, ada, 'tasks/cancel', withTasks({ taskId }));
+    await server.close();
   });
 });

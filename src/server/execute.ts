@@ -7,6 +7,7 @@ import { ToolError } from './errors.js';
 import { ModernInputBroker, type InputBroker } from './input.js';
 import type { RequestScope } from './request-scope.js';
 import { argumentsDigest } from './request-state.js';
+import { taskOwner } from './tasks/task-manager.js';
 
 /** How a handler run ended. */
 export type Execution =
@@ -229,13 +230,12 @@ async function startTask(
 ): Promise<Execution> {
   scope.controller = undefined; // the request's own cancellation no longer reaches the handler
   ctx.finish(); // no progress or log notifications for tasks
-  const subject = scope.extra?.auth?.subject;
   const manager = scope.services.tasks;
   const state = await manager.create(
     controller,
     scope.envelope.clientCapabilities,
     modernBroker?.available ?? {},
-    typeof subject === 'string' ? subject : undefined,
+    taskOwner(scope.caller),
   );
   ctx.useBroker(manager.broker(state.taskId));
   const timer = setTimeout(onTimeout, task.timeoutMs, controller).unref(); // shutdown aborts tasks; the timer alone keeps nothing alive

@@ -24,6 +24,12 @@ export function listen(scope: RequestScope): Promise<undefined> {
     );
   }
   const agreed: SubscriptionFilter = server.subscriptions.agree(requested, scope.envelope.clientCapabilities);
+  if (server.visibility.active && agreed.resourceSubscriptions !== undefined) {
+    // Updates of a resource this caller cannot see would tell it the resource exists and changes: not agreed to.
+    const seen = agreed.resourceSubscriptions.filter((uri) => scope.resolveResource(uri) !== undefined);
+    if (seen.length > 0) agreed.resourceSubscriptions = seen;
+    else delete agreed.resourceSubscriptions;
+  }
   scope.connection.track(scope);
   return new Promise<undefined>((resolve) => {
     const subscription: Subscription = {

@@ -1,12 +1,10 @@
 // tasks/get, tasks/update and tasks/cancel (modern wire, only for requests that declare the extension).
 
 import type { RequestScope } from '../request-scope.js';
-import { declaresTasks, detailedTask, missingTasksCapability } from './task-manager.js';
+import { declaresTasks, detailedTask, missingTasksCapability, taskOwner } from './task-manager.js';
 
-const owner = (scope: RequestScope): string | undefined => {
-  const subject = scope.extra?.auth?.subject;
-  return typeof subject === 'string' ? subject : undefined;
-};
+/** Tasks belong to the caller that created them: another caller cannot read, update or cancel them. */
+const owner = (scope: RequestScope): string => taskOwner(scope.caller);
 
 function manager(scope: RequestScope) {
   if (!declaresTasks(scope.envelope.clientCapabilities)) throw missingTasksCapability();

@@ -12,6 +12,7 @@ import {
   MetaKey,
   clientSupports,
   requiredCapabilityFor,
+  type Caller,
   type ClientCapabilities,
   type InputRequest,
 } from '../../protocol/index.js';
@@ -20,6 +21,12 @@ import { checkInputResponse, type InputBroker } from '../input.js';
 import { isTerminal, type TaskState, type TaskStore } from './task-store.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * Who a task belongs to: the caller's subject within the way it was established, so that the same subject from two
+ * authenticators (an API key named "alice", a token whose sub is "alice") are not one owner.
+ */
+export const taskOwner = (caller: Caller): string => `${caller.via}:${caller.subject}`;
 
 /** True when a request declared the tasks extension in its clientCapabilities. */
 export const declaresTasks = (capabilities: ClientCapabilities): boolean =>

@@ -229,6 +229,33 @@ describe('issue 14: per-caller visibility (F8)', () => {
     await server.close();
   });
 
+  it('a visibility rule that throws fails that request with a reference, never the connection or the server', async () => {
+    const logged: unknown[] = [];
+    const server = testServer({
+      logger: { debug() {}, info() {}, warn() {}, error: (...args: unknown[]) => void logged.push(args) },
+      visibility: (who) => {
+        if (who.subject === 'mallory') throw new Error('policy store unreachable at 10.0.0.7');
+        return true;
+      },
+    });
+    server.tool({ name: 'one', handler: () => '1' });
+    for (const method of ['tools/call', 'tools/list'] as const) {
+      const { message } = await ask(
+        server,
+        caller('mallory', []),
+        method,
+        modern({ name: 'one', arguments: {} }),
+      );
+      const error = message.error as { code: number; message: string };
+      assert.equal(error.code, -32603);
+      assert.match(error.message, /^Internal error \(reference [0-9a-f]{8}\)$/);
+      assert.doesNotMatch(JSON.stringify(message), /10\.0\.0\.7/);
+    }
+    assert.equal(logged.length, 2);
+    const fine = await ask(server, alice, 'tools/call', modern({ name: 'one', arguments: {} }));
+    assert.deepEqual((fine.message.result as JsonObject).content, [{ type: 'text', text: '1' }]);
+  });
+
   it('without a rule the lists are the shared pages with the configured cache scope', async () => {
     const server = testServer({ listCache: { ttlMs: 60_000, cacheScope: 'public' } });
     server.tool({ name: 'one', handler: () => '1' });

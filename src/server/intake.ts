@@ -152,30 +152,11 @@ export class Intake {
     );
     // 3. Resolve what the request names, for this caller.
     const services = this.#services;
-    const visibility = services.visibility;
-    switch (method) {
-      case Method.ToolsCall: {
-        const name = params?.name;
-        const record =
-          typeof name === 'string' ? services.tools.getFor(name, scope.caller, visibility.tools) : undefined;
-        if (record !== undefined) scope.resolved = { kind: 'tool', record };
-        break;
-      }
-      case Method.PromptsGet: {
-        const name = params?.name;
-        const record =
-          typeof name === 'string'
-            ? services.prompts.getFor(name, scope.caller, visibility.prompts)
-            : undefined;
-        if (record !== undefined) scope.resolved = { kind: 'prompt', record };
-        break;
-      }
-      case Method.ResourcesRead: {
-        const uri = params?.uri;
-        const resource = typeof uri === 'string' ? scope.resolveResource(uri) : undefined;
-        if (resource !== undefined) scope.resolved = { kind: 'resource', resource };
-        break;
-      }
+    try {
+      this.#resolve(scope);
+    } catch (error) {
+      scope.fail(error); // a visibility rule that throws: -32603 with a reference, the details in the log
+      return;
     }
     // 4. The modern HTTP wire mirrors the body in headers (Mcp-Name, Mcp-Param-*): checked against the target.
     const facts = era === 'modern' ? extra?.transport : undefined;
@@ -228,6 +209,37 @@ export class Intake {
         (error: unknown) => scope.fail(error),
       );
     } else this.#finish(scope, outcome);
+  }
+
+  /** tools/call, prompts/get and resources/read: what they name, as this caller may see it (else nothing). */
+  #resolve(scope: RequestScope): void {
+    const services = this.#services;
+    const visibility = services.visibility;
+    const params = scope.params;
+    switch (scope.method) {
+      case Method.ToolsCall: {
+        const name = params?.name;
+        const record =
+          typeof name === 'string' ? services.tools.getFor(name, scope.caller, visibility.tools) : undefined;
+        if (record !== undefined) scope.resolved = { kind: 'tool', record };
+        break;
+      }
+      case Method.PromptsGet: {
+        const name = params?.name;
+        const record =
+          typeof name === 'string'
+            ? services.prompts.getFor(name, scope.caller, visibility.prompts)
+            : undefined;
+        if (record !== undefined) scope.resolved = { kind: 'prompt', record };
+        break;
+      }
+      case Method.ResourcesRead: {
+        const uri = params?.uri;
+        const resource = typeof uri === 'string' ? scope.resolveResource(uri) : undefined;
+        if (resource !== undefined) scope.resolved = { kind: 'resource', resource };
+        break;
+      }
+    }
   }
 
   #chain(scope: RequestScope, handler: RequestHandler): Promise<Outcome> {

@@ -44,6 +44,28 @@ function ask(
   });
 }
 
+/** Opens a subscriptions/listen request as `who`; every message the server sends about it goes to `onMessage`. */
+function listenAs(
+  server: ReturnType<typeof testServer>,
+  who: Caller,
+  notifications: JsonObject,
+  onMessage: (message: JsonObject) => void,
+): void {
+  const connection = server.createConnection(undefined, { legacy: false, shared: true });
+  connection.receiveMessage(
+    {
+      kind: 'request',
+      message: {
+        jsonrpc: '2.0',
+        id: 'listen',
+        method: 'subscriptions/listen',
+        params: modern({ notifications }),
+      },
+    },
+    { auth: who, transport: MEMORY, reply: (message) => onMessage(JSON.parse(message) as JsonObject) },
+  );
+}
+
 /** tools/list walked to the end: every name, every page's cache scope, and the cursors used. */
 async function walk(
   server: ReturnType<typeof testServer>,
@@ -196,32 +218,18 @@ describe('issue 14: per-caller visibility (F8)', () => {
     server.resource({ uri: 'file:///notes.txt', name: 'notes', read: () => 'notes' });
     server.resource({ uri: 'file:///secret.txt', name: 'secret', read: () => 'the secret' });
     const agreed = (who: Caller): Promise<JsonObject> =>
-      new Promise((resolve) => {
-        const connection = server.createConnection(undefined, { legacy: false, shared: true });
-        connection.receiveMessage(
-          {
-            kind: 'request',
-            message: {
-              jsonrpc: '2.0',
-              id: 'listen',
-              method: 'subscriptions/listen',
-              params: modern({
-                notifications: { resourceSubscriptions: ['file:///notes.txt', 'file:///secret.txt'] },
-              }),
-            },
+      new Promise((resolve) =>
+        listenAs(
+          server,
+          who,
+          { resourceSubscriptions: ['file:///notes.txt', 'file:///secret.txt'] },
+          (message) => {
+            if (message.method === 'notifications/subscriptions/acknowledged') {
+              resolve((message.params as JsonObject).notifications as JsonObject);
+            }
           },
-          {
-            auth: who,
-            transport: MEMORY,
-            reply: (message) => {
-              const parsed = JSON.parse(message) as JsonObject;
-              if (parsed.method === 'notifications/subscriptions/acknowledged') {
-                resolve((parsed.params as JsonObject).notifications as JsonObject);
-              }
-            },
-          },
-        );
-      });
+        ),
+      );
     assert.deepEqual(await agreed(alice), { resourceSubscriptions: ['file:///notes.txt'] });
     assert.deepEqual(await agreed(bob), {
       resourceSubscriptions: ['file:///notes.txt', 'file:///secret.txt'],
@@ -268,18 +276,8 @@ describe('issue 14: per-caller visibility (F8)', () => {
     const server = testServer();
     server.tool({ name: 'one', handler: () => '1' });
     const notifications: string[] = [];
-    const connection = server.createConnection(undefined, { legacy: false, shared: true });
-    connection.receiveMessage(
-      {
-        kind: 'request',
-        message: {
-          jsonrpc: '2.0',
-          id: 'listen',
-          method: 'subscriptions/listen',
-          params: modern({ notifications: { toolsListChanged: true } }),
-        },
-      },
-      { auth: alice, transport: MEMORY, reply: (message) => notifications.push(JSON.parse(message).method) },
+    listenAs(server, alice, { toolsListChanged: true }, (message) =>
+      notifications.push(String(message.method)),
     );
     server.addVisibility(() => false);
     for (let turn = 0; turn < 10 && !notifications.includes('notifications/tools/list_changed'); turn++) {

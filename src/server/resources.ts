@@ -3,11 +3,10 @@
 import { ErrorCode, RpcError, type JsonObject } from '../jsonrpc/index.js';
 import type {
   Caller,
-  Annotations,
   EmbeddedResource,
-  Icon,
   ResourceContents,
   ResourceLink,
+  ResourceTemplate,
 } from '../protocol/index.js';
 import { Catalog, type CatalogEntry, type CatalogSettings } from './catalog.js';
 import type { Completer } from './completer.js';
@@ -28,14 +27,8 @@ export interface ResourceContentsInput {
   _meta?: JsonObject;
 }
 
-interface ResourceMetadata {
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  icons?: Icon[];
-  annotations?: Annotations;
-  _meta?: JsonObject;
+/** What resources/list (or resources/templates/list) shows of an entry, plus its time limit. */
+interface ResourceMetadata extends Omit<ResourceTemplate, 'uriTemplate'> {
   timeoutMs?: number;
 }
 

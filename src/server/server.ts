@@ -1,19 +1,13 @@
 // McpServer, the public face of a server: registration, extension points (middleware, visibility, handlers),
 // connections and shutdown. Requests are run by the pipeline (intake.ts) with the narrow services (services.ts).
 
-import {
-  DEFAULT_MAX_JSON_DEPTH,
-  encodeNotification,
-  isJsonObject,
-  type JsonObject,
-} from '../jsonrpc/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, encodeNotification } from '../jsonrpc/index.js';
 import {
   MODERN_REVISIONS,
   Method,
   MetaKey,
   Notification,
   type Implementation,
-  type ServerCapabilities,
   type Transport,
 } from '../protocol/index.js';
 import type { SchemaInput } from '../schema/index.js';
@@ -39,28 +33,19 @@ import {
   type ResourceTemplateConfig,
 } from './resources.js';
 import { readResource, subscribeResource, unsubscribeResource } from './resource-handlers.js';
-import type { Catalog, CatalogEntry } from './catalog.js';
 import { cancelTask, getTask, updateTask } from './tasks/task-handlers.js';
 import { TASKS_EXTENSION, TaskManager } from './tasks/task-manager.js';
 import { MemoryTaskStore } from './tasks/task-store.js';
 import { checkCacheHints, positiveInteger, type CacheHints, type ServerOptions } from './options.js';
 import { checkTimeout, type ToolConfig } from './tool-definition.js';
-import { ToolRegistry } from './tool-registry.js';
+import { ToolRegistry, compileTool } from './tool-registry.js';
+import { handleFor, type Registered, type RegisteredTool } from './registered.js';
+import { capabilitiesFor, modernResultJson } from './result-json.js';
 import { VisibilityRules, type VisibilityRule } from './visibility.js';
 
 export type { Middleware, Outcome, RequestHandler } from './request-view.js';
 
-/** A handle on a registered tool, prompt or resource, to change it at runtime (clients are told of every change). */
-export interface Registered<Config> {
-  /** The tool or prompt name, the resource URI or the URI template. */
-  readonly name: string;
-  enable(): void;
-  disable(): void;
-  update(changes: Partial<Config>): void;
-  remove(): void;
-}
-
-export type RegisteredTool = Registered<ToolConfig>;
+export type { Registered, RegisteredTool } from './registered.js';
 
 export class McpServer {
   readonly info: Implementation;
@@ -192,28 +177,14 @@ export class McpServer {
   tool<I extends SchemaInput | undefined, O>(config: ToolConfig<I, O>): RegisteredTool {
     if (config.task !== undefined) this.#enable('tasks');
     const record = this.tools.addTool(config as unknown as ToolConfig); // erase the author's precise types for storage
-    let name = record.name;
-    return {
-      get name() {
-        return name;
-      },
-      enable: () => this.tools.setEnabled(name, true),
-      disable: () => this.tools.setEnabled(name, false),
-      update: (changes) => {
-        const current = this.tools.record(name);
-        name = this.tools.replaceTool(name, { ...current.config, ...changes } as ToolConfig).name;
-      },
-      remove: () => {
-        this.tools.remove(name);
-      },
-    };
+    return handleFor(this.tools, record.name, compileTool);
   }
 
   /** Registers a prompt; a bad or duplicate definition throws a DefinitionError right here. */
   prompt(config: PromptConfig): Registered<PromptConfig> {
     const record = compilePrompt(config);
     this.#enable('prompts');
-    return this.#handle(this.prompts, this.prompts.add(record).key, compilePrompt);
+    return handleFor(this.prompts, this.prompts.add(record).key, compilePrompt);
   }
 
   /** Registers a static resource (an absolute URI). */
@@ -221,7 +192,7 @@ export class McpServer {
     const record = compileResource(config);
     this.#enable('resources');
     const catalog = this.resources.statics;
-    return this.#handle(catalog, catalog.add(record).key, compileResource);
+    return handleFor(catalog, catalog.add(record).key, compileResource);
   }
 
   /** Registers a resource template (RFC 6570 levels 1–3); reads of matching URIs go to its read function. */
@@ -229,28 +200,7 @@ export class McpServer {
     const record = compileTemplate(config);
     this.#enable('resources');
     const catalog = this.resources.templates;
-    return this.#handle(catalog, catalog.add(record).key, compileTemplate);
-  }
-
-  #handle<Config, E extends CatalogEntry & { config: Config }>(
-    catalog: Catalog<E>,
-    key: string,
-    compile: (config: Config) => E,
-  ): Registered<Config> {
-    let current = key;
-    return {
-      get name() {
-        return current;
-      },
-      enable: () => catalog.setEnabled(current, true),
-      disable: () => catalog.setEnabled(current, false),
-      update: (changes) => {
-        current = catalog.replace(current, compile({ ...catalog.record(current).config, ...changes })).key;
-      },
-      remove: () => {
-        catalog.remove(current);
-      },
-    };
+    return handleFor(catalog, catalog.add(record).key, compileTemplate);
   }
 
   /** Tells subscribers that a resource changed (legacy resources/subscribe and modern resourceSubscriptions). */
@@ -349,40 +299,18 @@ export class McpServer {
     this.tasks.abortAll(new Error('server closed'));
   }
 
-  /** A modern result: `resultType` (complete unless set) and the serverInfo `_meta` spliced in once. */
-  #modernResultJson(result: object): string {
-    const record = result as Record<string, unknown>;
-    const own = record._meta;
-    if (this.#resultMeta === undefined || isJsonObject(own)) {
-      const meta =
-        this.#resultMeta === undefined ? own : { ...(own as JsonObject), [MetaKey.ServerInfo]: this.info };
-      const merged = meta === undefined ? result : { ...record, _meta: meta };
-      return record.resultType === undefined
-        ? JSON.stringify({ resultType: 'complete', ...merged })
-        : JSON.stringify(merged);
-    }
-    const body = JSON.stringify(result);
-    const head =
-      record.resultType === undefined
-        ? '{"resultType":"complete",' + this.#resultMeta
-        : '{' + this.#resultMeta;
-    return body === '{}' ? head + '}' : head + ',' + body.slice(1);
-  }
-
   // ---- eras -----------------------------------------------------------------------------------------------
 
-  #capabilities(): ServerCapabilities {
-    const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
-    if (this.#features.has('prompts')) capabilities.prompts = { listChanged: true };
-    if (this.#features.has('resources')) capabilities.resources = { subscribe: true, listChanged: true };
-    if (this.#features.has('prompts') || this.#features.has('resources')) capabilities.completions = {};
-    return capabilities;
+  #modernResultJson(result: object): string {
+    return modernResultJson(result, this.#resultMeta, this.info);
   }
 
+  /** server/discover: built once per change of what is registered, not per request. */
   #discover(): string {
-    const capabilities = this.#capabilities();
+    if (this.#discoverJson !== undefined) return this.#discoverJson;
+    const capabilities = capabilitiesFor(this.#features);
     if (this.#features.has('tasks')) capabilities.extensions = { [TASKS_EXTENSION]: {} };
-    this.#discoverJson ??= this.#modernResultJson({
+    this.#discoverJson = this.#modernResultJson({
       supportedVersions: [...MODERN_REVISIONS],
       capabilities,
       ...(this.#instructions !== undefined && { instructions: this.#instructions }),
@@ -393,7 +321,11 @@ export class McpServer {
   }
 
   #facts(): ServerFacts {
-    return { capabilities: this.#capabilities(), serverInfo: this.info, instructions: this.#instructions };
+    return {
+      capabilities: capabilitiesFor(this.#features),
+      serverInfo: this.info,
+      instructions: this.#instructions,
+    };
   }
 
   // ---- subscriptions and list changes -----------------------------------------------------------------------

@@ -342,7 +342,10 @@ describe('issue 14: the middleware verbs', () => {
     await server.connect(new StdioServerTransport({ stdin: peer.stdin, stdout: peer.stdout }));
     await peer.request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {} }).catch(() => {});
     void peer.request(2, 'tools/call', { name: 'lookup' });
-    while (aborted === undefined) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 1000 && aborted === undefined; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.ok(aborted !== undefined, 'the middleware saw the tools/call');
     peer.stdin.write(
       JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } }) + '\n',
     );

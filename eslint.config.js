@@ -11,8 +11,10 @@ const layers = [
   'server',
   'client',
   'transports',
+  'state',
   'policy',
   'tools',
+  'llm',
   'gateway',
   'cli',
 ];

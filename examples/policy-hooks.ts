@@ -2,7 +2,7 @@
 // middleware that refuses destructive calls without the right scope. Real deployments use the policy packs instead.
 // Run it: node --import tsx examples/policy-hooks.ts   (then call with: Authorization: Bearer reader-token)
 
-import { Denial, McpServer, type Caller } from '../src/index.js';
+import { Denial, ErrorCode, McpServer, type Caller } from '../src/index.js';
 import { listenHttp } from '../src/transports/http/index.js';
 
 // One Caller object per credential: visibility is cached per caller object.
@@ -36,10 +36,14 @@ export function createPolicyServer(): McpServer {
   server.use((request, next) => {
     if (request.target?.kind === 'tool' && request.target.annotations?.destructiveHint === true) {
       if (!request.caller.scopes.includes('notes:write')) {
-        throw new Denial(-31003, `Forbidden: ${request.target.name} needs the notes:write scope`, {
-          httpStatus: 403,
-          httpHeaders: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="notes:write"' },
-        });
+        throw new Denial(
+          ErrorCode.InsufficientScope,
+          `Forbidden: ${request.target.name} needs the notes:write scope`,
+          {
+            httpStatus: 403,
+            httpHeaders: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="notes:write"' },
+          },
+        );
       }
     }
     return next();

@@ -209,7 +209,7 @@ describe('HTTP edge: a failing authenticate hook is 500, neutral, with the detai
     [
       'returns a challenge with a success status',
       () => ({ status: 200 }),
-      'HTTP transport: the authenticate hook answered neither a Caller nor a challenge: it returned a challenge: status 200 is not a client-error status (400-499)',
+      'HTTP transport: the authenticate hook answered neither a Caller nor a challenge: it returned a challenge: status 200 is not a client-error status (400-499) or 503',
       false,
     ],
     [

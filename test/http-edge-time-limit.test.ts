@@ -29,6 +29,9 @@ class RecordingExchange implements HttpExchange {
   query(): undefined {
     return undefined;
   }
+  queryNames(): readonly string[] {
+    return [];
+  }
   header(): undefined {
     return undefined;
   }

@@ -14,6 +14,13 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
   /** Legacy revisions only (≤ 2025-11-25): resource not found. */
   LegacyResourceNotFound: -32002,
+  /**
+   * toolwire policy: the caller may see the target but lacks scopes to use it (HTTP 403 insufficient_scope);
+   * `data.requiredScopes` and `data.missingScopes` say what to step up to.
+   */
+  InsufficientScope: -31003,
+  /** toolwire policy: over a rate limit or concurrency cap (HTTP 429); `data.retryAfterMs` says when to retry. */
+  RateLimited: -31429,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

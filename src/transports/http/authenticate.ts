@@ -35,6 +35,8 @@ function defaultMessage(status: number, headers: OutgoingHeaders): string {
         : 'Unauthorized: this server needs valid credentials';
     case 403:
       return 'Forbidden: the credentials do not allow this request';
+    case 503:
+      return 'Service Unavailable: credentials cannot be checked right now; retry later';
     default:
       return `Refused (HTTP ${status})`;
   }
@@ -55,8 +57,13 @@ function answerChallenge(
   value: Record<string, unknown>,
 ): string | undefined {
   const { status, message } = value;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499) {
-    return `status ${typeof status === 'number' ? status : `(a ${typeof status})`} is not a client-error status (400-499)`;
+  // 503: the authority that vouches for credentials (a key set, an introspection endpoint) cannot be reached now.
+  if (
+    typeof status !== 'number' ||
+    !Number.isInteger(status) ||
+    ((status < 400 || status > 499) && status !== 503)
+  ) {
+    return `status ${typeof status === 'number' ? status : `(a ${typeof status})`} is not a client-error status (400-499) or 503`;
   }
   if (message !== undefined && (typeof message !== 'string' || message.length > MAX_MESSAGE)) {
     return `message is not a string of at most ${MAX_MESSAGE} characters`;

@@ -16,12 +16,20 @@ export interface HttpRequestInfo {
   readonly remoteAddress?: string;
   /** A request header by name (case does not matter); repeated headers come joined with ", ". */
   header(name: string): string | undefined;
+  /** The first value of a query parameter (exact name), or undefined. */
+  query(name: string): string | undefined;
+  /**
+   * Every parameter name in the URL's query string, as sent (decoded, in order, repeats kept): a policy refuses
+   * credentials sent in the URL (`?access_token=`, any case), which the MCP authorization spec forbids.
+   */
+  queryNames(): readonly string[];
 }
 
 /**
  * The answer of an `authenticate` hook that refuses a request: a client-error status (401 when credentials are
- * missing or invalid, 403 when they do not suffice; any 400–499), headers to add (WWW-Authenticate), and the
- * message of the JSON-RPC error body (a default for the status otherwise).
+ * missing or invalid, 403 when they do not suffice; any 400–499) or 503 when they cannot be checked now (with
+ * Retry-After), headers to add (WWW-Authenticate), and the message of the JSON-RPC error body (a default for the
+ * status otherwise).
  */
 export interface HttpChallenge {
   readonly status: number;
@@ -85,6 +93,14 @@ export class HttpRequestView implements HttpRequestInfo, TransportFacts {
 
   header(name: string): string | undefined {
     return this.#exchange.header(name.toLowerCase());
+  }
+
+  query(name: string): string | undefined {
+    return this.#exchange.query(name);
+  }
+
+  queryNames(): readonly string[] {
+    return this.#exchange.queryNames();
   }
 }
 

@@ -39,6 +39,8 @@ export interface HttpExchange {
   readonly remoteAddress: string | undefined;
   /** One query parameter, or undefined. */
   query(name: string): string | undefined;
+  /** Every query parameter name, decoded, in order (an empty array when there is no query string). */
+  queryNames(): readonly string[];
   /** A request header by lower-case name; repeated headers joined with ", ". */
   header(name: string): string | undefined;
   /**

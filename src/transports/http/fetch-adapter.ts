@@ -16,6 +16,7 @@ import {
 import { resolveHttpOptions, type HttpOptions } from './options.js';
 import { sendError } from './respond.js';
 
+const NO_NAMES: readonly string[] = Object.freeze([]);
 const encoder = new TextEncoder();
 
 class FetchExchange implements HttpExchange {
@@ -50,6 +51,10 @@ class FetchExchange implements HttpExchange {
 
   query(name: string): string | undefined {
     return this.#url.searchParams.get(name) ?? undefined;
+  }
+
+  queryNames(): readonly string[] {
+    return this.#url.search === '' ? NO_NAMES : [...this.#url.searchParams.keys()];
   }
 
   header(name: string): string | undefined {

@@ -15,6 +15,7 @@ import {
 } from './exchange.js';
 import { resolveHttpOptions, type HttpOptions } from './options.js';
 
+const NO_NAMES: readonly string[] = Object.freeze([]);
 const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 const ABORTED: BodyResult = { ok: false, reason: 'aborted' };
 
@@ -68,6 +69,10 @@ export class NodeExchange implements HttpExchange {
     return this.#search === undefined
       ? undefined
       : (new URLSearchParams(this.#search).get(name) ?? undefined);
+  }
+
+  queryNames(): readonly string[] {
+    return this.#search === undefined ? NO_NAMES : [...new URLSearchParams(this.#search).keys()];
   }
 
   header(name: string): string | undefined {

@@ -6,7 +6,7 @@ import { ToolContext } from './context.js';
 import { ToolError } from './errors.js';
 import { ModernInputBroker, type InputBroker } from './input.js';
 import type { RequestScope } from './request-scope.js';
-import { argumentsDigest } from './request-state.js';
+import { argumentsDigest, principalDigest } from './request-state.js';
 import { taskOwner } from './tasks/task-manager.js';
 
 /** How a handler run ended. */
@@ -100,7 +100,10 @@ function gatherAnswers(scope: RequestScope, binding: string, args: unknown): Rec
   }
   const token = params.requestState;
   const earlier =
-    token === undefined ? {} : scope.services.requestState.open(token, binding, argumentsDigest(args)).a;
+    token === undefined
+      ? {}
+      : scope.services.requestState.open(token, binding, argumentsDigest(args), principalDigest(scope.caller))
+          .a;
   return responses === undefined ? earlier : { ...earlier, ...responses };
 }
 
@@ -174,6 +177,7 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
         requestState: scope.services.requestState.seal(
           options.binding,
           argumentsDigest(options.args),
+          principalDigest(scope.caller),
           modernBroker.used,
         ),
       },

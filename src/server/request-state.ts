@@ -1,4 +1,5 @@
-// Sealed requestState for multi round-trip requests: HMAC-protected, expiring, bound to the tool and its arguments.
+// Sealed requestState for multi round-trip requests: HMAC-protected, expiring, bound to the tool, its arguments and
+// the caller that started the call (threat B7: a state replayed by another principal is refused).
 
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, RpcError } from '../jsonrpc/index.js';
@@ -11,6 +12,8 @@ export interface StatePayload {
   d: string;
   /** expiry, ms since the epoch */
   e: number;
+  /** digest of the principal (via and subject) the state was issued to */
+  p: string;
   /** answers gathered in earlier rounds, by input-request key */
   a: Record<string, unknown>;
 }
@@ -32,6 +35,18 @@ function canonicalJson(value: unknown): string {
 export const argumentsDigest = (args: unknown): string =>
   createHash('sha256').update(canonicalJson(args)).digest('base64url');
 
+/**
+ * Who a state belongs to: a digest of the caller's `via` and `subject` (the payload is readable by the client, so the
+ * subject itself is not written into it). An API key and a token with the same subject are two principals.
+ */
+export const principalDigest = (caller: { readonly via: string; readonly subject: string }): string =>
+  createHash('sha256')
+    .update(caller.via)
+    .update('\0')
+    .update(caller.subject)
+    .digest('base64url')
+    .slice(0, 22);
+
 const rejected = (why: string): RpcError =>
   new RpcError(
     ErrorCode.InvalidParams,
@@ -49,14 +64,20 @@ export class RequestStateCodec {
     this.#ttlMs = ttlMs;
   }
 
-  seal(tool: string, digest: string, answers: Record<string, unknown>): string {
-    const payload: StatePayload = { t: tool, d: digest, e: Date.now() + this.#ttlMs, a: answers };
+  seal(tool: string, digest: string, principal: string, answers: Record<string, unknown>): string {
+    const payload: StatePayload = {
+      t: tool,
+      d: digest,
+      e: Date.now() + this.#ttlMs,
+      p: principal,
+      a: answers,
+    };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `tw1.${body}.${this.#mac(body)}`;
   }
 
-  /** Verifies and opens a requestState; anything tampered, expired or bound to another call → -32602. */
-  open(token: unknown, tool: string, digest: string): StatePayload {
+  /** Verifies and opens a requestState; anything tampered, expired, bound to another call or caller → -32602. */
+  open(token: unknown, tool: string, digest: string, principal: string): StatePayload {
     if (typeof token !== 'string' || token.length > MAX_REQUEST_STATE_LENGTH) throw rejected('is malformed');
     const parts = token.split('.');
     if (parts.length !== 3 || parts[0] !== 'tw1') throw rejected('is malformed');
@@ -73,6 +94,7 @@ export class RequestStateCodec {
     }
     if (typeof payload.e !== 'number' || payload.e < Date.now()) throw rejected('has expired');
     if (payload.t !== tool || payload.d !== digest) throw rejected('belongs to a different call');
+    if (payload.p !== principal) throw rejected('was issued to another caller');
     return payload;
   }
 

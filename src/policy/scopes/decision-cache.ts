@@ -1,0 +1,85 @@
+// Scope decisions memoised per caller object and target object, bounded: callers with the same scopes share one
+// profile (a new token with the usual scopes reuses what the last one computed), and each profile keeps a bounded
+// number of decisions.
+
+import type { Caller } from '../../protocol/index.js';
+import type { Target } from '../../server/index.js';
+import { EXEMPT, type Decision, type RuleIndex } from './decide.js';
+
+/** How much the decision cache may hold. */
+export interface ScopeCacheLimits {
+  /** Distinct scope sets kept (least recently seen first out). Default 256. */
+  readonly scopeSets?: number;
+  /** Decisions kept per scope set (oldest first out). Default 4,096. */
+  readonly decisionsPerSet?: number;
+}
+
+interface Profile {
+  readonly held: ReadonlySet<string>;
+  readonly decisions: Map<Target, Decision>;
+}
+
+// An exempt caller needs no decisions: one shared marker profile.
+const EXEMPT_PROFILE: Profile = Object.freeze({ held: new Set<string>(), decisions: new Map() });
+
+export class DecisionCache {
+  readonly #index: RuleIndex;
+  readonly #exempt: ((caller: Caller) => boolean) | undefined;
+  readonly #maxSets: number;
+  readonly #maxDecisions: number;
+  // Weak: a caller's profile lives as long as the caller object (a session's, a cached token's).
+  readonly #byCaller = new WeakMap<Caller, Profile>();
+  // Insertion order is recency: the first key is the scope set seen least recently.
+  readonly #bySet = new Map<string, Profile>();
+
+  constructor(index: RuleIndex, exempt: ((caller: Caller) => boolean) | undefined, limits: ScopeCacheLimits) {
+    this.#index = index;
+    this.#exempt = exempt;
+    this.#maxSets = limits.scopeSets ?? 256;
+    this.#maxDecisions = limits.decisionsPerSet ?? 4096;
+  }
+
+  decide(caller: Caller, target: Target): Decision {
+    const profile = this.#profile(caller);
+    if (profile === EXEMPT_PROFILE) return EXEMPT;
+    let found = profile.decisions.get(target);
+    if (found === undefined) {
+      found = this.#index.decide(profile.held, target);
+      if (profile.decisions.size >= this.#maxDecisions) {
+        profile.decisions.delete(profile.decisions.keys().next().value as Target); // size > 0 here
+      }
+      profile.decisions.set(target, found);
+    }
+    return found;
+  }
+
+  /** What the cache holds (tests and diagnostics). */
+  stats(): { scopeSets: number; decisions: number } {
+    let decisions = 0;
+    for (const profile of this.#bySet.values()) decisions += profile.decisions.size;
+    return { scopeSets: this.#bySet.size, decisions };
+  }
+
+  #profile(caller: Caller): Profile {
+    let profile = this.#byCaller.get(caller);
+    if (profile !== undefined) return profile;
+    if (this.#exempt?.(caller) === true) {
+      profile = EXEMPT_PROFILE;
+    } else {
+      // Only strings count as held scopes, whatever an authenticator put there.
+      const raw: readonly unknown[] = Array.isArray(caller.scopes) ? caller.scopes : [];
+      const held = [...new Set(raw.filter((scope): scope is string => typeof scope === 'string'))].sort();
+      const key = JSON.stringify(held);
+      profile = this.#bySet.get(key);
+      if (profile !== undefined) {
+        this.#bySet.delete(key);
+      } else {
+        profile = { held: new Set(held), decisions: new Map() };
+        if (this.#bySet.size >= this.#maxSets) this.#bySet.delete(this.#bySet.keys().next().value as string);
+      }
+      this.#bySet.set(key, profile);
+    }
+    this.#byCaller.set(caller, profile);
+    return profile;
+  }
+}

@@ -1,8 +1,8 @@
 // One scope decision: which rules select a target (once per target object), then what a set of held scopes makes
 // of them (visible? callable? which scopes are missing?). Pure: the same scopes and target give the same answer.
 
-import type { Target } from '../../server/index.js';
-import { annotationClasses } from './annotation-classes.js';
+import type { Target, ToolTarget } from '../../server/index.js';
+import { annotationClasses, type AnnotationClass } from './annotation-classes.js';
 import type { CompiledRule } from './rules.js';
 
 export interface Decision {
@@ -52,17 +52,20 @@ const HIDDEN: Decision = decision({
   missingScopes: NONE,
 });
 
+/** Whether a tool's own annotations decide its classes: for all tools, or per tool (a gateway's upstreams). */
+export type AnnotationTrust = boolean | ((target: ToolTarget) => boolean);
+
 /** Which rules select a target: computed once per target object (targets are made once, at registration). */
 export class RuleIndex {
   readonly #rules: readonly CompiledRule[];
-  readonly #trusted: boolean;
+  readonly #trust: AnnotationTrust;
   readonly #granted: readonly Decision[];
   // Weak: a target lives as long as its registration; nothing here outlives the catalog entry.
   readonly #selecting = new WeakMap<Target, readonly CompiledRule[]>();
 
-  constructor(rules: readonly CompiledRule[], trustAnnotations: boolean) {
+  constructor(rules: readonly CompiledRule[], trustAnnotations: AnnotationTrust) {
     this.#rules = rules;
-    this.#trusted = trustAnnotations;
+    this.#trust = trustAnnotations;
     this.#granted = rules.map((rule) =>
       decision({
         visible: true,
@@ -79,7 +82,13 @@ export class RuleIndex {
   selecting(target: Target): readonly CompiledRule[] {
     let found = this.#selecting.get(target);
     if (found === undefined) {
-      found = Object.freeze(this.#rules.filter((rule) => this.#selects(rule, target)));
+      let classes: ReadonlySet<AnnotationClass> | undefined;
+      const classesOf = (tool: ToolTarget): ReadonlySet<AnnotationClass> =>
+        (classes ??= annotationClasses(
+          tool,
+          typeof this.#trust === 'function' ? this.#trust(tool) === true : this.#trust,
+        ));
+      found = Object.freeze(this.#rules.filter((rule) => selects(rule, target, classesOf)));
       this.#selecting.set(target, found);
     }
     return found;
@@ -109,22 +118,27 @@ export class RuleIndex {
       missingScopes: Object.freeze(best.missing),
     });
   }
+}
 
-  #selects(rule: CompiledRule, target: Target): boolean {
-    switch (target.kind) {
-      case 'tool': {
-        if (rule.tools === undefined && rule.classes === undefined) return false;
-        if (rule.tools !== undefined && !rule.tools.matches(target.name)) return false;
-        if (rule.classes === undefined) return true;
-        const classes = rule.classes;
-        for (const each of annotationClasses(target, this.#trusted)) if (classes.has(each)) return true;
-        return false;
-      }
-      case 'prompt':
-        return rule.prompts?.matches(target.name) === true;
-      case 'resource':
-      case 'resourceTemplate':
-        return rule.resources?.matches(target.name) === true;
+/** Whether a rule selects a target: tools by name AND class (when both are given), the others by name or URI. */
+function selects(
+  rule: CompiledRule,
+  target: Target,
+  classesOf: (tool: ToolTarget) => ReadonlySet<AnnotationClass>,
+): boolean {
+  switch (target.kind) {
+    case 'tool': {
+      if (rule.tools === undefined && rule.classes === undefined) return false;
+      if (rule.tools !== undefined && !rule.tools.matches(target.name)) return false;
+      if (rule.classes === undefined) return true;
+      const wanted = rule.classes;
+      for (const each of classesOf(target)) if (wanted.has(each)) return true;
+      return false;
     }
+    case 'prompt':
+      return rule.prompts?.matches(target.name) === true;
+    case 'resource':
+    case 'resourceTemplate':
+      return rule.resources?.matches(target.name) === true;
   }
 }

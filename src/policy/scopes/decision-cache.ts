@@ -17,10 +17,12 @@ export interface ScopeCacheLimits {
 interface Profile {
   readonly held: ReadonlySet<string>;
   readonly decisions: Map<Target, Decision>;
+  /** False once evicted: its callers look their scope set up again, so evicted decisions are never kept. */
+  live: boolean;
 }
 
 // An exempt caller needs no decisions: one shared marker profile.
-const EXEMPT_PROFILE: Profile = Object.freeze({ held: new Set<string>(), decisions: new Map() });
+const EXEMPT_PROFILE: Profile = { held: new Set<string>(), decisions: new Map(), live: true };
 
 export class DecisionCache {
   readonly #index: RuleIndex;
@@ -62,7 +64,7 @@ export class DecisionCache {
 
   #profile(caller: Caller): Profile {
     let profile = this.#byCaller.get(caller);
-    if (profile !== undefined) return profile;
+    if (profile?.live === true) return profile;
     if (this.#exempt?.(caller) === true) {
       profile = EXEMPT_PROFILE;
     } else {
@@ -74,12 +76,21 @@ export class DecisionCache {
       if (profile !== undefined) {
         this.#bySet.delete(key);
       } else {
-        profile = { held: new Set(held), decisions: new Map() };
-        if (this.#bySet.size >= this.#maxSets) this.#bySet.delete(this.#bySet.keys().next().value as string);
+        profile = { held: new Set(held), decisions: new Map(), live: true };
+        if (this.#bySet.size >= this.#maxSets) this.#evictOldest();
       }
       this.#bySet.set(key, profile);
     }
     this.#byCaller.set(caller, profile);
     return profile;
+  }
+
+  // The total stays within scopeSets × decisionsPerSet: an evicted profile drops its decisions at once, even while
+  // callers still point at it.
+  #evictOldest(): void {
+    const [key, oldest] = this.#bySet.entries().next().value as [string, Profile]; // called only when full
+    this.#bySet.delete(key);
+    oldest.live = false;
+    oldest.decisions.clear();
   }
 }

@@ -3,5 +3,5 @@
 export { scopes, defaultStepUpHeaders, type Scopes, type ScopesOptions } from './scopes.js';
 export { ScopeRuleError, type ScopeRule } from './rules.js';
 export type { AnnotationClass } from './annotation-classes.js';
-export type { Decision } from './decide.js';
+export type { AnnotationTrust, Decision } from './decide.js';
 export type { ScopeCacheLimits } from './decision-cache.js';

@@ -133,7 +133,7 @@ describe('policy scopes: rules are checked at construction', () => {
     );
     assert.equal(
       refusal({ rules: [], trustAnnotations: 'no' }),
-      'Invalid scopes policy: trustAnnotations must be true or false',
+      'Invalid scopes policy: trustAnnotations must be true, false or a function of the tool',
     );
     assert.equal(refusal({ rules: [], exempt: 'local' }), 'Invalid scopes policy: exempt must be a function');
     assert.equal(

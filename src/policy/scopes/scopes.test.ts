@@ -112,6 +112,21 @@ describe('policy scopes: annotation classes (C4)', () => {
     assert.deepEqual(classes({ readOnlyHint: 'true', destructiveHint: 0 }), ['destructive', 'open-world']);
   });
 
+  it("C4 trust decided per tool: a function trusts the server's own tools, not an upstream's", () => {
+    const rules: ScopeRule[] = [{ annotations: ['read-only'], see: [] }];
+    const asked: string[] = [];
+    const policy = scopes({
+      rules,
+      trustAnnotations: (target) => (asked.push(target.name), !target.name.startsWith('upstream__')),
+    });
+    const own = tool('lookup', { readOnlyHint: true });
+    const upstream = tool('upstream__rm_all', { readOnlyHint: true });
+    assert.equal(policy.decide(caller('a'), own).callable, true);
+    assert.equal(policy.decide(caller('b'), upstream).visible, false);
+    policy.decide(caller('c'), upstream);
+    assert.deepEqual(asked, ['lookup', 'upstream__rm_all'], 'asked once per tool');
+  });
+
   it('C4 untrusted annotations: a readOnlyHint tool still counts as destructive and open-world', () => {
     assert.deepEqual(classes({ readOnlyHint: true, openWorldHint: false }, false), [
       'destructive',
@@ -247,6 +262,20 @@ describe('policy scopes: the memo', () => {
     assert.deepEqual(cache.stats(), { scopeSets: 3, decisions: 15 });
   });
 
+  it('an evicted scope set drops its decisions; its callers still get right answers, and the total stays bounded', () => {
+    const index = new RuleIndex(compileRules([{ tools: ['t1'], see: ['s0'] }]), true);
+    const cache = new DecisionCache(index, undefined, { scopeSets: 2, decisionsPerSet: 4 });
+    const first = caller('first', 's0');
+    const target = tool('t1');
+    assert.equal(cache.decide(first, target).callable, true);
+    for (let i = 1; i <= 5; i++) cache.decide(caller(`c${i}`, `s${i}`), target);
+    assert.deepEqual(cache.stats(), { scopeSets: 2, decisions: 2 });
+    // `first` still holds its evicted profile: it is looked up again, not used stale or kept growing.
+    assert.equal(cache.decide(first, target).callable, true);
+    assert.deepEqual(cache.stats(), { scopeSets: 2, decisions: 2 });
+    assert.equal(cache.decide(caller('c9', 's9'), target).visible, false);
+  });
+
   it('measures µs per decision with 1,000 tools (reported, never asserted: the machine is shared)', (t) => {
     const rules: ScopeRule[] = [
       { tools: ['files_*', 'calc_?', 'search_*_v2'], see: ['tools:read'] },
@@ -254,23 +283,44 @@ describe('policy scopes: the memo', () => {
       { annotations: ['destructive'], see: ['tools:read'], call: ['tools:write'] },
       ...Array.from({ length: 20 }, (_, i): ScopeRule => ({ tools: [`team${i}_*`], see: [`team:${i}`] })),
     ];
-    const policy = scopes({ rules });
     const targets = Array.from({ length: 1000 }, (_, i) =>
       tool(`team${i % 25}_tool_${i}`, i % 3 === 0 ? { readOnlyHint: true } : undefined),
     );
-    const who = caller('alice', 'tools:read', 'team:3');
-    let start = performance.now();
-    for (const target of targets) policy.decide(who, target);
-    const cold = ((performance.now() - start) * 1000) / targets.length;
-    start = performance.now();
-    const rounds = 20;
-    for (let round = 0; round < rounds; round++) for (const target of targets) policy.decide(who, target);
-    const warm = ((performance.now() - start) * 1000) / (targets.length * rounds);
-    start = performance.now();
-    for (const target of targets) policy.decide(caller('bob', 'team:3', 'tools:read'), target);
-    const sharedSet = ((performance.now() - start) * 1000) / targets.length;
+    /** µs per decision over all targets: the best of `runs` passes (the least disturbed by other processes). */
+    const best = (runs: number, pass: (run: number) => void): number => {
+      let fastest = Infinity;
+      for (let run = 0; run < runs; run++) {
+        const start = performance.now();
+        pass(run);
+        fastest = Math.min(fastest, performance.now() - start);
+      }
+      return (fastest * 1000) / targets.length;
+    };
+    // Cold: a fresh policy each pass (rule matching, classes and scopes for every target).
+    const cold = best(5, () => {
+      const policy = scopes({ rules });
+      const who = caller('alice', 'tools:read', 'team:3');
+      for (const target of targets) policy.decide(who, target);
+    });
+    const policy = scopes({ rules });
+    const alice = caller('alice', 'tools:read', 'team:3');
+    for (const target of targets) policy.decide(alice, target);
+    const memoised = best(20, () => {
+      for (const target of targets) policy.decide(alice, target);
+    });
+    // A new caller object (a new token) whose scope set another caller already has.
+    const known = best(5, (run) => {
+      const who = caller(`bob${run}`, 'team:3', 'tools:read');
+      for (const target of targets) policy.decide(who, target);
+    });
+    // A new scope set: rule matching is already cached per target, only the scopes are evaluated.
+    const newSet = best(5, (run) => {
+      const who = caller(`carol${run}`, 'tools:read', `team:${run + 4}`);
+      for (const target of targets) policy.decide(who, target);
+    });
     t.diagnostic(
-      `1,000 tools, 23 rules: cold ${cold.toFixed(2)} µs/decision, memoised ${warm.toFixed(3)} µs, new caller object with a known scope set ${sharedSet.toFixed(2)} µs`,
+      `1,000 tools, 23 rules, µs per decision: cold ${cold.toFixed(2)}, new scope set ${newSet.toFixed(2)}, ` +
+        `new caller with a known scope set ${known.toFixed(3)}, memoised ${memoised.toFixed(3)}`,
     );
   });
 });

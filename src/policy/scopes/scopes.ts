@@ -11,7 +11,7 @@ import {
   type VisibilityRule,
 } from '../../server/index.js';
 import { quoteParameter } from '../credentials.js';
-import { RuleIndex, type Decision } from './decide.js';
+import { RuleIndex, type AnnotationTrust, type Decision } from './decide.js';
 import { DecisionCache, type ScopeCacheLimits } from './decision-cache.js';
 import { compileRules, ScopeRuleError, type ScopeRule } from './rules.js';
 
@@ -20,9 +20,10 @@ export interface ScopesOptions {
   readonly rules: readonly ScopeRule[];
   /**
    * Whether tools' own annotations decide their classes (read-only, destructive…). Default true: the server's own
-   * tools. False for tools from untrusted upstreams: every tool then counts as destructive and open-world.
+   * tools. False for tools from untrusted upstreams: every tool then counts as destructive and open-world. A
+   * function decides per tool (asked once per registration; only `true` trusts).
    */
-  readonly trustAnnotations?: boolean;
+  readonly trustAnnotations?: AnnotationTrust;
   /**
    * The HTTP headers of the 403 step-up challenge, given the missing scopes. The bearer piece supplies one with
    * resource_metadata; default `WWW-Authenticate: Bearer error="insufficient_scope", scope="<missing>"`.
@@ -59,8 +60,9 @@ function checkOptions(options: ScopesOptions): void {
       throw new ScopeRuleError(key, `is not a scopes option (expected ${OPTION_KEYS.join(', ')})`);
     }
   }
-  if (options.trustAnnotations !== undefined && typeof options.trustAnnotations !== 'boolean') {
-    throw new ScopeRuleError('trustAnnotations', 'must be true or false');
+  const trust: unknown = options.trustAnnotations;
+  if (trust !== undefined && typeof trust !== 'boolean' && typeof trust !== 'function') {
+    throw new ScopeRuleError('trustAnnotations', 'must be true, false or a function of the tool');
   }
   for (const key of ['stepUpHeaders', 'exempt'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function') {

@@ -41,6 +41,12 @@ function namedServer(install: 'both' | 'middleware only'): { server: McpServer; 
   for (const uri of ['file:///allowed/notes.txt', 'file:///secret']) {
     server.resource({ uri, name: uri, read: () => (ran.push(uri), uri) });
   }
+  // A broad template no rule names: every URI it would serve is hidden, whatever the URI's text looks like.
+  server.resourceTemplate({
+    uriTemplate: 'file:///{+path}',
+    name: 'any file',
+    read: (uri) => (ran.push(`template ${uri}`), uri),
+  });
   return { server, ran };
 }
 
@@ -162,7 +168,7 @@ describe('B5 per-tool authorization bypass over HTTP', () => {
     assert.deepEqual(ran, []);
   });
 
-  it('B5 resource URIs: "..", "%2e%2e" and the hidden URI itself are not found, like a URI that does not exist', async () => {
+  it('B5 resource URIs: "..", "%2e%2e", the hidden URI and a hidden template are not found, like a URI that does not exist', async () => {
     ran.length = 0;
     const uris = [
       'file:///secret',
@@ -172,7 +178,8 @@ describe('B5 per-tool authorization bypass over HTTP', () => {
       'file:///allowed/./../secret',
       'file:///allowed/notes.txt/../../secret',
       'FILE:///secret',
-      'file:///nothing-here',
+      'file:///allowed/other.txt', // the text matches the rule's "file:///allowed/*", the hidden template serves it
+      'urn:nothing-here',
     ];
     const session = await openLegacy(listening.url, 'reader');
     for (const uri of uris) {
@@ -239,7 +246,7 @@ describe('B5 middleware installed without the visibility rule: a hidden target s
     const pairs: [string, JsonObject, JsonObject][] = [
       ['tools/call', { name: 'files_delete', arguments: {} }, { name: 'files_remove', arguments: {} }],
       ['prompts/get', { name: 'secret_plan' }, { name: 'secret_plon' }],
-      ['resources/read', { uri: 'file:///secret' }, { uri: 'file:///secrxt' }],
+      ['resources/read', { uri: 'file:///secret' }, { uri: 'urn:nothing' }],
     ];
     const session = await openLegacy(listening.url, 'reader');
     for (const [method, hidden, missing] of pairs) {

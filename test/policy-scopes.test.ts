@@ -53,6 +53,11 @@ function protectedServer(
   for (const team of ['alpha', 'beta']) {
     server.prompt({ name: `${team}_plan`, get: () => team });
     server.resource({ uri: `file:///${team}/notes.txt`, name: `${team} notes`, read: () => team });
+    server.resourceTemplate({
+      uriTemplate: `file:///${team}/{name}`,
+      name: `${team} files`,
+      read: () => team,
+    });
   }
   return { server, ran };
 }
@@ -185,11 +190,17 @@ describe('policy scopes over HTTP (modern POST and legacy session)', () => {
     for (const [method, member, key] of [
       ['prompts/list', 'prompts', 'name'],
       ['resources/list', 'resources', 'uri'],
+      ['resources/templates/list', 'resourceTemplates', 'uriTemplate'],
     ] as const) {
       const { message } = await postModern(listening.url, 'alpha', method);
+      const expected = {
+        'prompts/list': 'alpha_plan',
+        'resources/list': 'file:///alpha/notes.txt',
+        'resources/templates/list': 'file:///alpha/{name}',
+      }[method];
       assert.deepEqual(
         (message.result?.[member] as JsonObject[]).map((entry) => entry[key]),
-        [method === 'prompts/list' ? 'alpha_plan' : 'file:///alpha/notes.txt'],
+        [expected],
       );
       assert.equal(message.result?.cacheScope, 'private');
     }

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JsonObject } from '../src/jsonrpc/index.js';
+import { LOCAL_CALLER } from '../src/protocol/index.js';
 import { scopes, type ScopeRule } from '../src/policy/scopes/index.js';
 import type { McpServer } from '../src/server/index.js';
 import { listenHttp, type HttpListening } from '../src/transports/http/index.js';
@@ -247,6 +248,23 @@ describe('policy scopes over stdio: the same refusal as a JSON-RPC error', () =>
       'ran files_read',
     );
     assert.deepEqual(ran, ['files_read']);
+    await server.close();
+  });
+
+  it('an exempt stdio parent (via "local") skips scope checks; another caller on stdio does not', async () => {
+    const server = testServer();
+    const policy = scopes({ rules: RULES, exempt: (who) => who.via === 'local' });
+    server.addVisibility(policy.visibility).use(policy.middleware);
+    server.tool({ name: 'ops_reboot', handler: () => 'rebooted' });
+    const parent = await stdioPeer(server, LOCAL_CALLER);
+    const stranger = await stdioPeer(server, caller('local', 'files:read')); // the subject alone proves nothing
+    const call = modern({ name: 'ops_reboot', arguments: {} });
+    assert.equal(textOf(await parent('tools/call', call)), 'rebooted');
+    assert.deepEqual((await stranger('tools/call', call)).error, {
+      code: -32602,
+      message: 'Unknown tool: "ops_reboot"',
+      data: { name: 'ops_reboot' },
+    });
     await server.close();
   });
 

@@ -5,6 +5,7 @@
 import type { Caller } from '../../protocol/index.js';
 import type { Target } from '../../server/index.js';
 import { EXEMPT, type Decision, type RuleIndex } from './decide.js';
+import { expandHeld } from './implied-scopes.js';
 
 /** How much the decision cache may hold. */
 export interface ScopeCacheLimits {
@@ -27,6 +28,7 @@ const EXEMPT_PROFILE: Profile = { held: new Set<string>(), decisions: new Map(),
 export class DecisionCache {
   readonly #index: RuleIndex;
   readonly #exempt: ((caller: Caller) => boolean) | undefined;
+  readonly #implied: ReadonlyMap<string, readonly string[]>;
   readonly #maxSets: number;
   readonly #maxDecisions: number;
   // Weak: a caller's profile lives as long as the caller object (a session's, a cached token's).
@@ -34,9 +36,15 @@ export class DecisionCache {
   // Insertion order is recency: the first key is the scope set seen least recently.
   readonly #bySet = new Map<string, Profile>();
 
-  constructor(index: RuleIndex, exempt: ((caller: Caller) => boolean) | undefined, limits: ScopeCacheLimits) {
+  constructor(
+    index: RuleIndex,
+    exempt: ((caller: Caller) => boolean) | undefined,
+    limits: ScopeCacheLimits,
+    implied: ReadonlyMap<string, readonly string[]> = new Map(),
+  ) {
     this.#index = index;
     this.#exempt = exempt;
+    this.#implied = implied;
     this.#maxSets = limits.scopeSets ?? 256;
     this.#maxDecisions = limits.decisionsPerSet ?? 4096;
   }
@@ -68,9 +76,10 @@ export class DecisionCache {
     if (this.#exempt?.(caller) === true) {
       profile = EXEMPT_PROFILE;
     } else {
-      // Only strings count as held scopes, whatever an authenticator put there.
+      // Only strings count as held scopes, whatever an authenticator put there; a broad scope adds what it implies.
       const raw: readonly unknown[] = Array.isArray(caller.scopes) ? caller.scopes : [];
-      const held = [...new Set(raw.filter((scope): scope is string => typeof scope === 'string'))].sort();
+      const strings = raw.filter((scope): scope is string => typeof scope === 'string');
+      const held = [...expandHeld(strings, this.#implied)].sort();
       const key = JSON.stringify(held);
       profile = this.#bySet.get(key);
       if (profile !== undefined) {

@@ -5,3 +5,4 @@ export { ScopeRuleError, type ScopeRule } from './rules.js';
 export type { AnnotationClass } from './annotation-classes.js';
 export type { AnnotationTrust, Decision } from './decide.js';
 export type { ScopeCacheLimits } from './decision-cache.js';
+export type { ImpliedScopes } from './implied-scopes.js';

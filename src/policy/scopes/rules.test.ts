@@ -35,6 +35,7 @@ describe('policy scopes: rules are checked at construction', () => {
       ],
       trustAnnotations: false,
       exempt: (caller) => caller.via === 'local',
+      implies: { 'files:admin': ['files:write'], 'files:write': ['files:read'] },
       stepUpHeaders: () => ({}),
       cache: { scopeSets: 10, decisionsPerSet: 10 },
     });
@@ -129,7 +130,7 @@ describe('policy scopes: rules are checked at construction', () => {
     assert.equal(refusal(null), 'Invalid scopes policy: options must be an object with "rules"');
     assert.equal(
       refusal({ rules: [], trust: true }),
-      'Invalid scopes policy: trust is not a scopes option (expected rules, trustAnnotations, stepUpHeaders, exempt, cache)',
+      'Invalid scopes policy: trust is not a scopes option (expected rules, implies, trustAnnotations, stepUpHeaders, exempt, cache)',
     );
     assert.equal(
       refusal({ rules: [], trustAnnotations: 'no' }),
@@ -139,6 +140,25 @@ describe('policy scopes: rules are checked at construction', () => {
     assert.equal(
       refusal({ rules: [], cache: { scopeSets: 0 } }),
       'Invalid scopes policy: cache.scopeSets must be a positive integer',
+    );
+  });
+
+  it('a bad scope hierarchy is refused by key', () => {
+    assert.equal(
+      refusal({ rules: [], implies: ['files:admin'] }),
+      'Invalid scopes policy: implies must be an object: broad scope → array of the scopes it grants too',
+    );
+    assert.equal(
+      refusal({ rules: [], implies: { 'files:admin': 'files:write' } }),
+      'Invalid scopes policy: implies["files:admin"] must be an array of scopes',
+    );
+    assert.equal(
+      refusal({ rules: [], implies: { 'files:admin': ['files write'] } }),
+      `Invalid scopes policy: implies["files:admin"][0] "files write" is not a scope: 1–256 visible ASCII characters, no space, '"' or '\\'`,
+    );
+    assert.equal(
+      refusal({ rules: [], implies: { 'files admin': [] } }),
+      `Invalid scopes policy: implies["files admin"] key "files admin" is not a scope: 1–256 visible ASCII characters, no space, '"' or '\\'`,
     );
   });
 

@@ -99,7 +99,7 @@ function stringList(
 
 const preview = (text: string): string => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 
-const scopeProblem = (scope: string): string | undefined =>
+export const scopeProblem = (scope: string): string | undefined =>
   scope.length <= MAX_SCOPE_LENGTH && SCOPE_TOKEN.test(scope)
     ? undefined
     : `${preview(scope)} is not a scope: 1–${MAX_SCOPE_LENGTH} visible ASCII characters, no space, '"' or '\\'`;

@@ -196,6 +196,31 @@ describe('policy scopes: decisions', () => {
     assert.equal(verdict(rules, caller('a', 'ops', 'ops:write'), deleteFile), 'call');
   });
 
+  it('scope hierarchies: a broad scope satisfies the narrower ones it implies, transitively; the challenge names the narrow one', () => {
+    const policy = scopes({
+      rules: [{ tools: ['files_delete'], see: ['files:read'], call: ['files:write'] }],
+      implies: {
+        'files:admin': ['files:write'],
+        'files:write': ['files:read'],
+        'files:read': ['files:admin'],
+      },
+    });
+    assert.equal(policy.decide(caller('a', 'files:admin'), deleteFile).callable, true);
+    assert.equal(policy.decide(caller('w', 'files:write'), deleteFile).callable, true);
+    // The cycle back to files:admin is the operator's statement, and is honoured without looping.
+    assert.equal(policy.decide(caller('r', 'files:read'), deleteFile).callable, true);
+    const narrow = scopes({
+      rules: [{ tools: ['files_delete'], see: ['files:read'], call: ['files:write'] }],
+      implies: { 'files:admin': ['files:write', 'files:read'] },
+    });
+    assert.deepEqual(narrow.decide(caller('r', 'files:read'), deleteFile).missingScopes, ['files:write']);
+    assert.equal(
+      narrow.decide(caller('w', 'files:write'), deleteFile).visible,
+      false,
+      'narrow never implies broad',
+    );
+  });
+
   it('tools and annotations in one rule: named AND in a class', () => {
     const rules: ScopeRule[] = [{ tools: ['files_*'], annotations: ['read-only'], see: [] }];
     assert.equal(verdict(rules, caller('a'), readFile), 'call');

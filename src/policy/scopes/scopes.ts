@@ -13,6 +13,7 @@ import {
 import { quoteParameter } from '../credentials.js';
 import { RuleIndex, type AnnotationTrust, type Decision } from './decide.js';
 import { DecisionCache, type ScopeCacheLimits } from './decision-cache.js';
+import { compileImplied, type ImpliedScopes } from './implied-scopes.js';
 import { compileRules, ScopeRuleError, type ScopeRule } from './rules.js';
 
 export interface ScopesOptions {
@@ -29,6 +30,11 @@ export interface ScopesOptions {
    * resource_metadata; default `WWW-Authenticate: Bearer error="insufficient_scope", scope="<missing>"`.
    */
   readonly stepUpHeaders?: (missingScopes: readonly string[]) => Record<string, string>;
+  /**
+   * Scope hierarchies: a broad scope → the narrower scopes it grants too, transitively (the spec: a broad scope
+   * satisfies narrower ones). A caller holding "files:admin" with { "files:admin": ["files:write"] } holds both.
+   */
+  readonly implies?: ImpliedScopes;
   /** Callers that skip scope checks (e.g. `caller.via === 'local'` for a stdio parent); default: none. */
   readonly exempt?: (caller: Caller) => boolean;
   /** Bounds of the decision cache. */
@@ -44,7 +50,7 @@ export interface Scopes {
   decide(caller: Caller, target: Target): Decision;
 }
 
-const OPTION_KEYS = ['rules', 'trustAnnotations', 'stepUpHeaders', 'exempt', 'cache'];
+const OPTION_KEYS = ['rules', 'implies', 'trustAnnotations', 'stepUpHeaders', 'exempt', 'cache'];
 
 /** The default step-up challenge (RFC 6750 §3.1): the missing scopes only, as clients now add them to what they hold. */
 export const defaultStepUpHeaders = (missingScopes: readonly string[]): Record<string, string> => ({
@@ -115,7 +121,8 @@ export function scopes(options: ScopesOptions): Scopes {
   checkOptions(options);
   const rules = compileRules(options.rules);
   const index = new RuleIndex(rules, options.trustAnnotations ?? true);
-  const cache = new DecisionCache(index, options.exempt, options.cache ?? {});
+  const implied = options.implies === undefined ? new Map() : compileImplied(options.implies);
+  const cache = new DecisionCache(index, options.exempt, options.cache ?? {}, implied);
   const stepUpHeaders = options.stepUpHeaders ?? defaultStepUpHeaders;
   const decide = (caller: Caller, target: Target): Decision => cache.decide(caller, target);
 

@@ -1,0 +1,19 @@
+// API keys for deployments without an authorization server: the authenticator, key creation and the keys file.
+
+export {
+  apiKeys,
+  createApiKey,
+  loadApiKeys,
+  type ApiKeys,
+  type ApiKeysOptions,
+  type NewApiKey,
+} from './api-keys.js';
+export { KEY_PREFIX, hashKey } from './key-format.js';
+export {
+  MAX_KEYS_FILE_BYTES,
+  keysFileProblem,
+  parseKeysFile,
+  readKeysFile,
+  writeKeysFile,
+} from './keys-file.js';
+export { ApiKeysError, checkRecords, type ApiKeyRecord } from './records.js';

@@ -8,12 +8,21 @@ export {
   type ApiKeysOptions,
   type NewApiKey,
 } from './api-keys.js';
-export { KEY_PREFIX, hashKey } from './key-format.js';
+export { KEY_ID, KEY_PREFIX, hashKey } from './key-format.js';
 export {
   MAX_KEYS_FILE_BYTES,
   keysFileProblem,
+  keysFileText,
   parseKeysFile,
   readKeysFile,
   writeKeysFile,
 } from './keys-file.js';
-export { ApiKeysError, checkRecords, type ApiKeyRecord } from './records.js';
+export {
+  ApiKeysError,
+  checkRecords,
+  isoInstant,
+  labelProblem,
+  scopesProblem,
+  subjectProblem,
+  type ApiKeyRecord,
+} from './records.js';

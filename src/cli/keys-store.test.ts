@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createApiKey } from '../policy/api-keys/index.js';
+import { createApiKey, keysFileText } from '../policy/api-keys/index.js';
 import { keyStore } from './keys-store.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'toolwire-keys-store-'));
@@ -97,5 +97,19 @@ describe('toolwire keys: policy.apiKeys.keys in a toolwire.json', () => {
       { message: 'no such key' },
     );
     assert.equal(readFileSync(file, 'utf8'), '{"tools": ["calc"]}');
+  });
+
+  it('--file: a key another `toolwire keys` writes meanwhile is kept (the change runs again on its records)', async () => {
+    const dir = freshDir();
+    const file = join(dir, 'keys.json');
+    const theirs = createApiKey({ subject: 'bob', scopes: [] }).record;
+    const store = keyStore({ file: 'keys.json' }, dir);
+    let runs = 0;
+    await store.update((records) => {
+      if (++runs === 1) writeFileSync(file, keysFileText([theirs]), { mode: 0o600 }); // between our read and rename
+      return [...records, record];
+    });
+    assert.equal(runs, 2);
+    assert.deepEqual(await store.read(false), [theirs, record]);
   });
 });

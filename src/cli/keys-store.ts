@@ -3,10 +3,12 @@
 // byte for byte, replaced atomically and merged again if the file changes meanwhile). Either way only hashes land.
 
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   ApiKeysError,
+  KeysFileChangedError,
   checkRecords,
+  keysDirectoryProblem,
   keysFileProblem,
   readKeysFile,
   writeKeysFile,
@@ -52,6 +54,9 @@ export function keyStore(options: { file?: string; config?: string }, cwd: strin
   );
 }
 
+/** Tries at writing a keys file that keeps changing underneath. */
+const ATTEMPTS = 3;
+
 function fileStore(path: string): KeyStore {
   const read = async (missingOk: boolean): Promise<readonly ApiKeyRecord[]> => {
     if (missingOk && !existsSync(path)) return [];
@@ -61,8 +66,16 @@ function fileStore(path: string): KeyStore {
     name: `keys file ${path}`,
     read,
     async update(change) {
-      await writeKeysFile(path, change(await read(true)));
-      return undefined;
+      // Another `toolwire keys` writing meanwhile: start over from its records rather than lose its key.
+      for (let attempt = 1; ; attempt++) {
+        const before = await read(true);
+        try {
+          await writeKeysFile(path, change(before), { expected: before });
+          return undefined;
+        } catch (error) {
+          if (!(error instanceof KeysFileChangedError) || attempt === ATTEMPTS) throw error;
+        }
+      }
     },
   };
 }
@@ -136,7 +149,8 @@ function withRecords(text: string, located: Located | undefined, records: readon
 }
 
 function checkPermissions(file: string): void {
-  const problem = keysFileProblem(file, statSync(file));
+  const problem =
+    keysFileProblem(file, statSync(file)) ?? keysDirectoryProblem(file, statSync(dirname(file)));
   if (problem !== undefined) throw new ApiKeysError(`refusing the config file: ${problem}`);
 }
 

@@ -10,12 +10,15 @@ export {
 } from './api-keys.js';
 export { KEY_ID, KEY_PREFIX, hashKey } from './key-format.js';
 export {
+  KeysFileChangedError,
   MAX_KEYS_FILE_BYTES,
+  keysDirectoryProblem,
   keysFileProblem,
   keysFileText,
   parseKeysFile,
   readKeysFile,
   writeKeysFile,
+  type WriteKeysFileOptions,
 } from './keys-file.js';
 export {
   ApiKeysError,

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {
   chmodSync,
   chownSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -16,7 +17,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createApiKey, loadApiKeys, apiKeys } from './api-keys.js';
-import { readKeysFile, readKeysFileSync, writeKeysFile } from './keys-file.js';
+import {
+  KeysFileChangedError,
+  keysFileText,
+  readKeysFile,
+  readKeysFileSync,
+  writeKeysFile,
+} from './keys-file.js';
 import { ApiKeysError } from './records.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'toolwire-keys-file-'));
@@ -121,5 +128,58 @@ describe('API keys file', () => {
         return true;
       });
     }
+  });
+
+  it('a keys file in a directory anyone may write (not sticky) is refused; a sticky one is fine', async () => {
+    const dir = join(scratch, `open-${++counter}`);
+    mkdirSync(dir);
+    const path = join(dir, 'keys.json');
+    await writeKeysFile(path, [createApiKey({ subject: 'alice', scopes: [] }).record]);
+    chmodSync(dir, 0o777);
+    await refusedWith(
+      path,
+      `refusing the keys file: anyone can write the directory ${dir} and replace keys.json with their own: run chmod o-w ${dir}, or keep the keys file elsewhere`,
+    );
+    chmodSync(dir, 0o1777); // like /tmp: others cannot rename over a file of ours
+    assert.equal(readKeysFileSync(path).length, 1);
+    chmodSync(dir, 0o770); // group-writable directories are common (user-private groups): accepted
+    assert.equal(readKeysFileSync(path).length, 1);
+  });
+
+  it(
+    'a keys file in a directory another user owns is refused',
+    { skip: process.getuid?.() !== 0 && 'needs root to chown' },
+    async () => {
+      const dir = join(scratch, `theirs-${++counter}`);
+      mkdirSync(dir, { mode: 0o755 });
+      const path = join(dir, 'keys.json');
+      await writeKeysFile(path, [createApiKey({ subject: 'alice', scopes: [] }).record]);
+      chownSync(dir, 4242, 4242);
+      await refusedWith(
+        path,
+        `refusing the keys file: the directory ${dir} belongs to user id 4242, who could replace keys.json with their own: keep the keys file in a directory you (or root) own`,
+      );
+    },
+  );
+
+  it('a write computed from records the file no longer holds is refused, and writes nothing', async () => {
+    const path = fresh();
+    const one = createApiKey({ subject: 'alice', scopes: [] }).record;
+    const two = createApiKey({ subject: 'bob', scopes: [] }).record;
+    await writeKeysFile(path, [one], { expected: [] }); // no file yet: expected empty
+    await writeKeysFile(path, [one, two], { expected: [one] });
+    await assert.rejects(writeKeysFile(path, [one], { expected: [one] }), (error: unknown) => {
+      assert.ok(error instanceof KeysFileChangedError);
+      assert.equal(
+        error.message,
+        `keys file ${path} changed while toolwire was writing it; run the command again`,
+      );
+      return true;
+    });
+    assert.equal(readFileSync(path, 'utf8'), keysFileText([one, two]));
+    assert.deepEqual(
+      readdirSync(scratch).filter((name) => name.endsWith('.tmp')),
+      [],
+    );
   });
 });

@@ -2,8 +2,8 @@
 // atomically (a temporary file renamed over it) with mode 0600, so a reader never sees half a file.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ApiKeysError, checkRecords, type ApiKeyRecord } from './records.js';
 
@@ -27,6 +27,24 @@ export function keysFileProblem(path: string, stats: Stats): string | undefined 
   if ((stats.mode & 0o022) !== 0) {
     const mode = (stats.mode & 0o777).toString(8).padStart(3, '0');
     return `${path} can be written by ${(stats.mode & 0o002) !== 0 ? 'anyone' : 'its group'} (mode ${mode}), and whoever writes it can grant any scope: run chmod 600 ${path}`;
+  }
+  return undefined;
+}
+
+/**
+ * Why toolwire will not trust a keys file in a directory with these stats, or undefined: whoever may write the
+ * directory can rename another file over the keys file. A sticky directory (/tmp) protects our own file; a
+ * group-writable one is accepted, as user-private groups make it common (the file's own mode still may not be).
+ */
+export function keysDirectoryProblem(path: string, stats: Stats): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const directory = dirname(path);
+  if (stats.uid !== uid && stats.uid !== 0) {
+    return `the directory ${directory} belongs to user id ${stats.uid}, who could replace ${basename(path)} with their own: keep the keys file in a directory you (or root) own`;
+  }
+  if ((stats.mode & 0o002) !== 0 && (stats.mode & 0o1000) === 0) {
+    return `anyone can write the directory ${directory} and replace ${basename(path)} with their own: run chmod o-w ${directory}, or keep the keys file elsewhere`;
   }
   return undefined;
 }
@@ -65,7 +83,8 @@ export function readKeysFileSync(path: string): readonly ApiKeyRecord[] {
     throw unreadable(path, error);
   }
   try {
-    const problem = keysFileProblem(path, fstatSync(fd));
+    const problem =
+      keysFileProblem(path, fstatSync(fd)) ?? keysDirectoryProblem(path, statSync(dirname(path)));
     if (problem !== undefined) throw new ApiKeysError(`refusing the keys file: ${problem}`);
     return parseKeysFile(path, readFileSync(fd, 'utf8'));
   } finally {
@@ -82,7 +101,8 @@ export async function readKeysFile(path: string): Promise<readonly ApiKeyRecord[
     throw unreadable(path, error);
   }
   try {
-    const problem = keysFileProblem(path, await handle.stat());
+    const problem =
+      keysFileProblem(path, await handle.stat()) ?? keysDirectoryProblem(path, await stat(dirname(path)));
     if (problem !== undefined) throw new ApiKeysError(`refusing the keys file: ${problem}`);
     return parseKeysFile(path, await handle.readFile('utf8'));
   } finally {
@@ -94,11 +114,32 @@ export async function readKeysFile(path: string): Promise<readonly ApiKeyRecord[
 export const keysFileText = (records: readonly ApiKeyRecord[]): string =>
   `${JSON.stringify({ keys: records }, null, 2)}\n`;
 
+/** The keys file changed between reading it and writing it (another `toolwire keys` running): read it again. */
+export class KeysFileChangedError extends ApiKeysError {
+  constructor(path: string) {
+    super(`keys file ${path} changed while toolwire was writing it; run the command again`);
+    this.name = 'KeysFileChangedError';
+  }
+}
+
+export interface WriteKeysFileOptions {
+  /**
+   * The records the change was computed from ([] for a file that did not exist): when the file holds others by
+   * the time the new one would replace it, nothing is written and KeysFileChangedError is thrown, so a concurrent
+   * writer's key is not lost.
+   */
+  expected?: readonly ApiKeyRecord[];
+}
+
 /**
  * Writes a keys file atomically with mode 0600: the records are checked, written to a new temporary file beside the
  * target (exclusive create, mode set on the descriptor, synced) and renamed over it.
  */
-export async function writeKeysFile(path: string, records: readonly ApiKeyRecord[]): Promise<void> {
+export async function writeKeysFile(
+  path: string,
+  records: readonly ApiKeyRecord[],
+  options: WriteKeysFileOptions = {},
+): Promise<void> {
   const text = keysFileText(checkRecords(records, `writing keys file ${path}`));
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', 0o600);
@@ -111,9 +152,22 @@ export async function writeKeysFile(path: string, records: readonly ApiKeyRecord
     } finally {
       await handle.close();
     }
+    const { expected } = options;
+    if (expected !== undefined && keysFileText(await currentRecords(path)) !== keysFileText(expected))
+      throw new KeysFileChangedError(path);
     await rename(temporary, path);
     renamed = true;
   } finally {
     if (!renamed) await unlink(temporary).catch(() => undefined);
   }
+}
+
+/** The records a keys file holds now, [] when it does not exist. */
+async function currentRecords(path: string): Promise<readonly ApiKeyRecord[]> {
+  try {
+    await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+  }
+  return readKeysFile(path); // and its own error for anything else
 }

@@ -133,6 +133,9 @@ async function create(options: KeysCreateOptions, io: KeysIo): Promise<number> {
   return ExitCode.Success;
 }
 
+const isExpired = (record: ApiKeyRecord, now: number): boolean =>
+  record.expires !== undefined && (isoInstant(record.expires) ?? 0) <= now;
+
 /** A record for people: never the hash. */
 const shown = (record: ApiKeyRecord, now: number): Record<string, unknown> => ({
   id: record.id,
@@ -141,7 +144,7 @@ const shown = (record: ApiKeyRecord, now: number): Record<string, unknown> => ({
   ...(record.label !== undefined && { label: record.label }),
   ...(record.created !== undefined && { created: record.created }),
   ...(record.expires !== undefined && { expires: record.expires }),
-  ...(record.expires !== undefined && { expired: (isoInstant(record.expires) ?? 0) <= now }),
+  ...(record.expires !== undefined && { expired: isExpired(record, now) }),
 });
 
 async function list(options: KeysListOptions, io: KeysIo): Promise<number> {
@@ -149,30 +152,22 @@ async function list(options: KeysListOptions, io: KeysIo): Promise<number> {
   const records = await store.read(false);
   const now = (io.now?.() ?? new Date()).getTime();
   if (options.json === true) {
-    io.stdout.write(
-      `${JSON.stringify(
-        records.map((record) => shown(record, now)),
-        null,
-        2,
-      )}\n`,
-    );
+    const shownRecords = records.map((record) => shown(record, now));
+    io.stdout.write(`${JSON.stringify(shownRecords, null, 2)}\n`);
     return ExitCode.Success;
   }
   if (records.length === 0) {
     io.stdout.write(`no API keys in ${terminalText(store.name)}\n`);
     return ExitCode.Success;
   }
-  const rows = records.map((record) => {
-    const expired = record.expires !== undefined && (isoInstant(record.expires) ?? 0) <= now;
-    return [
-      record.id,
-      record.subject,
-      record.scopes.join(','),
-      record.label ?? '',
-      record.created ?? '',
-      record.expires === undefined ? 'never' : `${record.expires}${expired ? ' (expired)' : ''}`,
-    ];
-  });
+  const rows = records.map((record) => [
+    record.id,
+    record.subject,
+    record.scopes.join(','),
+    record.label ?? '',
+    record.created ?? '',
+    record.expires === undefined ? 'never' : `${record.expires}${isExpired(record, now) ? ' (expired)' : ''}`,
+  ]);
   io.stdout.write(`${renderTable(['ID', 'SUBJECT', 'SCOPES', 'LABEL', 'CREATED', 'EXPIRES'], rows)}\n`);
   return ExitCode.Success;
 }

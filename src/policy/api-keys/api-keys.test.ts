@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -234,7 +234,6 @@ describe('API keys: options, files and reloads', () => {
     await writeKeysFile(file, [alice.record]);
     const keys = await loadApiKeys({ file });
     await writeKeysFile(file, [alice.record]);
-    const { chmodSync } = await import('node:fs');
     chmodSync(file, 0o666);
     await assert.rejects(keys.reload(), { name: 'ApiKeysError' });
     assert.equal(keys.verify(alice.key)?.subject, 'alice');

@@ -9,6 +9,7 @@ import { addHttpFlags, serve, type ServeOptions } from './serve.js';
 import type { CliIo, CommonOptions } from './session.js';
 import { dev, type DevOptions } from './dev.js';
 import { install, splitServeArguments, type InstallOptions } from './install.js';
+import { addKeysCommand } from './keys.js';
 import { prompt, prompts, type PromptCommandOptions } from './prompts.js';
 import { read, resources, type ReadCommandOptions } from './resources.js';
 
@@ -189,6 +190,10 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
     .action(async (module: string, options: DevOptions) => {
       exitCode = await dev(module, options, { stderr: cli.stderr, cwd: cli.cwd, version });
     });
+
+  addKeysCommand(program, cli, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

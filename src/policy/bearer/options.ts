@@ -120,7 +120,9 @@ function strings(value: unknown, name: string, check?: (item: string) => string 
   if (!Array.isArray(list)) return fail(`${name} must be an array of strings; got ${typeOf(value)}`);
   return list.map((item: unknown, index) => {
     if (typeof item !== 'string' || item === '') {
-      return fail(`${name}[${index}] must be a non-empty string; got ${typeOf(item)}`);
+      return fail(
+        `${name}[${index}] must be a non-empty string; got ${item === '' ? 'an empty one' : typeOf(item)}`,
+      );
     }
     const problem = check?.(item);
     if (problem !== undefined) fail(`${name}[${index}] ${problem}`);

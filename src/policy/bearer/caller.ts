@@ -41,10 +41,15 @@ function deepFreeze<T>(value: T): T {
 
 function scopesOf(claims: Readonly<Record<string, unknown>>): string[] {
   const { scope, scp } = claims;
-  const listed: unknown = typeof scope === 'string' ? scope.split(' ') : scp;
+  // RFC 9068 / 7662: `scope` is one space-separated string; some issuers send `scp`, a list (or a string).
+  const listed: unknown = scope !== undefined ? scope : scp;
   const list = typeof listed === 'string' ? listed.split(' ') : listed;
   if (list === undefined) return [];
-  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) {
+  if (
+    (scope !== undefined && typeof scope !== 'string') ||
+    !Array.isArray(list) ||
+    !list.every((item) => typeof item === 'string')
+  ) {
     throw invalid('the token\'s "scope" is not a space-separated string (nor "scp" a list of strings)');
   }
   const scopes = [...new Set(list.filter((item) => item !== ''))];

@@ -72,6 +72,26 @@ describe('policy bearer: the authenticator with configured keys', () => {
     assert.ok(!JSON.stringify(caller).includes('nested-secret'));
   });
 
+  it('concurrent first checks of one token share one check and one Caller object', async () => {
+    const { jwk, sign, now } = await setup('ES256');
+    const auth = bearer({
+      resource: RESOURCE,
+      authorizationServers: [ISSUER],
+      jwks: { keys: [jwk] },
+      now: () => now,
+    });
+    const token = await sign({ jti: 'concurrent' });
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => auth.verify(token)));
+    const callers = new Set(outcomes.map((outcome) => (outcome.ok ? outcome.caller : undefined)));
+    assert.equal(callers.size, 1);
+    assert.ok(!callers.has(undefined));
+    assert.deepEqual(await auth.verify('a'.repeat(16 * 1024 + 1)), {
+      ok: false,
+      reason: 'invalid',
+      message: 'the token is over 16384 characters',
+    });
+  });
+
   it('accepts several issuers and audiences when configured', async () => {
     const { jwk, sign, now } = await setup('RS256');
     const auth = bearer({

@@ -9,7 +9,7 @@ import type {
   HttpRequestInfo,
   HttpRoute,
 } from '../../transports/http/index.js';
-import { presentedCredential } from '../credentials.js';
+import { MAX_CREDENTIAL_LENGTH, presentedCredential } from '../credentials.js';
 import { callerFromClaims } from './caller.js';
 import { bearerChallenge, unauthorized, unavailableChallenge } from './challenge.js';
 import { TokenFailure, invalid, unavailable, type VerifyOutcome } from './failure.js';
@@ -24,6 +24,8 @@ import { TokenCache, tokenHash } from './token-cache.js';
 
 /** The longest an opaque token's introspection answer is believed (a revoked token is refused within this time). */
 export const INTROSPECTION_CACHE_MS = 5 * 60_000;
+/** Distinct tokens checked at once whose checks are shared; past this, checks are simply not shared. */
+const MAX_PENDING = 1_000;
 
 export interface Bearer {
   /** The HTTP edge hook: a Caller (via "bearer"), or a 401 / 503 challenge. */
@@ -51,6 +53,7 @@ export function bearer(options: BearerOptions): Bearer {
   };
   const verified = new TokenCache<Caller>(config.maxEntries, config.now);
   const introspector = config.introspection === undefined ? undefined : new Introspector(config, limits);
+  const pending = new Map<string, Promise<VerifyOutcome>>();
 
   // One key set for configured keys or a configured URL; else one per accepted issuer, found from its metadata.
   const keySets = new Map<string, KeySet>();
@@ -84,8 +87,9 @@ export function bearer(options: BearerOptions): Bearer {
       verified.set(hash, caller, (claims.exp as number) * 1000); // exp is a required claim, checked by jose
       return caller;
     }
-    if (introspector === undefined)
+    if (introspector === undefined) {
       throw invalid('the token is not a JWT, and this server introspects no tokens');
+    }
     const claims = await introspector.claims(token, hash);
     const caller = callerFromClaims(claims);
     const limit = config.now() + INTROSPECTION_CACHE_MS;
@@ -93,11 +97,30 @@ export function bearer(options: BearerOptions): Bearer {
     return caller;
   }
 
-  async function verify(token: string): Promise<VerifyOutcome> {
-    const hash = tokenHash(token);
+  /**
+   * verify, for a token whose hash is known (authenticate computed it for its cache lookup). Concurrent first
+   * requests with one token share one check, so they too get one Caller object (caches key on its identity).
+   */
+  function verifyHashed(token: string, hash: string): Promise<VerifyOutcome> {
     const cached = verified.get(hash);
-    if (cached !== undefined) return { ok: true, caller: cached };
+    if (cached !== undefined) return Promise.resolve({ ok: true, caller: cached });
+    const shared = pending.get(hash);
+    if (shared !== undefined) return shared;
+    const check = settle(token, hash);
+    if (pending.size < MAX_PENDING) {
+      pending.set(hash, check);
+      void check.finally(() => pending.delete(hash));
+    }
+    return check;
+  }
+
+  /** One check of a token, as an outcome (never a rejection). */
+  async function settle(token: string, hash: string): Promise<VerifyOutcome> {
     try {
+      // presentedCredential bounds header tokens; verify() may be handed one from elsewhere.
+      if (token.length > MAX_CREDENTIAL_LENGTH) {
+        throw invalid(`the token is over ${MAX_CREDENTIAL_LENGTH} characters`);
+      }
       return { ok: true, caller: await verifyFresh(token, hash) };
     } catch (error) {
       const failure = error instanceof TokenFailure ? error : unavailable('the token could not be checked');
@@ -112,6 +135,8 @@ export function bearer(options: BearerOptions): Bearer {
           };
     }
   }
+
+  const verify = (token: string): Promise<VerifyOutcome> => verifyHashed(token, tokenHash(token));
 
   const challengeFor = (outcome: Exclude<VerifyOutcome, { ok: true }>): HttpChallenge =>
     outcome.reason === 'unavailable'
@@ -134,7 +159,9 @@ export function bearer(options: BearerOptions): Bearer {
     const hash = tokenHash(presented.token);
     const cached = verified.get(hash);
     if (cached !== undefined) return cached;
-    return verify(presented.token).then((outcome) => (outcome.ok ? outcome.caller : challengeFor(outcome)));
+    return verifyHashed(presented.token, hash).then((outcome) =>
+      outcome.ok ? outcome.caller : challengeFor(outcome),
+    );
   };
 
   return {

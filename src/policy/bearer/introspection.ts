@@ -1,7 +1,7 @@
 // Opaque tokens through RFC 7662 introspection: a POST of the token with the resource server's own client
-// credentials (client_secret_basic), then the same checks a JWT gets (active, issuer, audience, expiry). Concurrent
-// requests with one token share one call; an inactive answer is remembered briefly so a flood of one bad token is
-// not a flood of calls.
+// credentials (client_secret_basic), then the same checks a JWT gets (active, issuer, audience, expiry). An inactive
+// answer is remembered briefly, so a flood of one bad token is not a flood of calls (concurrent checks of one token
+// are shared one level up, in bearer.ts).
 
 import type { BearerConfig } from './options.js';
 import { TokenFailure, invalid, unavailable, UNAVAILABLE_RETRY_SECONDS } from './failure.js';
@@ -11,8 +11,6 @@ import { TokenCache } from './token-cache.js';
 /** How long an "inactive" answer is believed without asking again. */
 export const INACTIVE_TTL_MS = 30_000;
 const MAX_INACTIVE = 1_000;
-/** Concurrent distinct introspections shared; past this, calls are simply not shared. */
-const MAX_PENDING = 1_000;
 
 /** RFC 6749 §2.3.1: client id and secret are form-encoded before they are joined for HTTP Basic. */
 const basic = (id: string, secret: string): string =>
@@ -28,7 +26,6 @@ export class Introspector {
   readonly #endpoint: NonNullable<BearerConfig['introspection']>;
   readonly #limits: FetchLimits;
   readonly #inactive: TokenCache<string>;
-  readonly #pending = new Map<string, Promise<Record<string, unknown>>>();
   #failedUntil = -Infinity;
   /** Calls made to the endpoint: tests and metrics read it. */
   calls = 0;
@@ -40,21 +37,10 @@ export class Introspector {
     this.#inactive = new TokenCache(MAX_INACTIVE, config.now);
   }
 
-  /** The checked claims of an active token, or a failure. `hash` keys the sharing and the inactive memory. */
+  /** The checked claims of an active token, or a failure. `hash` keys the memory of inactive tokens. */
   async claims(token: string, hash: string): Promise<Record<string, unknown>> {
     const known = this.#inactive.get(hash);
     if (known !== undefined) throw invalid(known);
-    const pending = this.#pending.get(hash);
-    if (pending !== undefined) return pending;
-    const call = this.#call(token, hash);
-    if (this.#pending.size < MAX_PENDING) {
-      this.#pending.set(hash, call);
-      void call.catch(() => undefined).finally(() => this.#pending.delete(hash));
-    }
-    return call;
-  }
-
-  async #call(token: string, hash: string): Promise<Record<string, unknown>> {
     const now = this.#config.now();
     if (now < this.#failedUntil) {
       throw unavailable('the introspection endpoint is unavailable', (this.#failedUntil - now) / 1000);

@@ -15,8 +15,9 @@ export const looksLikeJwt = (token: string): boolean => JWT_SHAPE.test(token);
 // many authorization servers issue as access tokens.
 const ACCEPTED_TYP = new Set(['at+jwt', 'application/at+jwt', 'jwt', 'application/jwt']);
 
-const CLAIM_PROBLEMS: Record<string, string> = {
-  iss: 'the token was issued by an issuer this resource does not accept',
+const ISSUER_REFUSED = 'the token was issued by an issuer this resource does not accept';
+const CLAIM_PROBLEMS: Readonly<Record<string, string>> = {
+  iss: ISSUER_REFUSED,
   aud: 'the token was not issued for this resource (audience)',
   nbf: 'the token is not valid yet ("nbf")',
   exp: 'the token has expired',
@@ -61,7 +62,7 @@ export async function verifyJwt(
     throw problem(error);
   }
   if (typeof issuer !== 'string') throw invalid('the token has no "iss" claim');
-  if (!config.issuers.includes(issuer)) throw invalid(CLAIM_PROBLEMS.iss as string);
+  if (!config.issuers.includes(issuer)) throw invalid(ISSUER_REFUSED);
   try {
     const { payload } = await jwtVerify(token, keysFor(issuer).key, {
       algorithms: config.algorithms,

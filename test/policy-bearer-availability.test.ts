@@ -196,7 +196,8 @@ describe('policy bearer: opaque tokens and an unavailable authorization server',
   });
 
   it('key set failing (HTTP 500) → 503 with Retry-After, never 401, never allow', async () => {
-    const { url } = await protectedServer({ authorizationServers: [as.issuer] });
+    const log = capturingLogger();
+    const { url } = await protectedServer({ authorizationServers: [as.issuer] }, log);
     const token = await sign(key, {
       iss: as.issuer,
       sub: 'bob',
@@ -210,6 +211,7 @@ describe('policy bearer: opaque tokens and an unavailable authorization server',
     as.mode = 'ok';
     clock += 3_000;
     assert.equal((await post(url, token)).status, 200);
+    assert.equal(log.text(), `warn: bearer: the metadata of issuer ${as.issuer} answered HTTP 500 `);
   });
 
   it('key set unreachable (nothing listens) → 503 with Retry-After', async () => {

@@ -30,8 +30,9 @@ export async function discoverJwksUri(
   for (const url of metadataUrls(issuer)) {
     const { status, json } = await fetchJson(url, {}, limits, `the metadata of issuer ${issuer}`);
     if (status === 404 || status === 410) continue;
-    if (status < 200 || status > 299)
+    if (status < 200 || status > 299) {
       throw unavailable(`the metadata of issuer ${issuer} answered HTTP ${status}`);
+    }
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
       throw unavailable(`the metadata of issuer ${issuer} is not a JSON object`);
     }

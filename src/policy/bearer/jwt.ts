@@ -37,8 +37,9 @@ function problem(error: unknown): TokenFailure {
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
     return invalid("the token's signing algorithm is not accepted");
   }
-  if (error instanceof errors.JWSSignatureVerificationFailed)
+  if (error instanceof errors.JWSSignatureVerificationFailed) {
     return invalid("the token's signature does not verify");
+  }
   return invalid('the token is not a well-formed signed JWT');
 }
 

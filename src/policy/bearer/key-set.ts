@@ -83,7 +83,8 @@ export class KeySet {
     } catch (error) {
       if (!(error instanceof errors.JWKSNoMatchingKey) || 'keys' in this.#source) throw error;
       if (now - this.#attemptedAt < REFETCH_COOLDOWN_MS) throw error; // an unknown kid refetches at a bounded rate
-      await this.#refresh(now);
+      // If that refetch fails, the kid may well be in the set we could not read: 503, not 401.
+      if (!(await this.#refresh(now))) throw unavailable(`the key set of ${this.#deps.label} is unavailable`);
       return this.#select(header, token);
     }
   };
@@ -93,10 +94,13 @@ export class KeySet {
     return (this.#resolver as Resolver)(header, token);
   }
 
-  /** Fetches the key set once for every request waiting on it; keeps usable stale keys when the fetch fails. */
-  async #refresh(now: number): Promise<void> {
+  /**
+   * Fetches the key set once for every request waiting on it: true when it did. When it fails, keys not too stale
+   * stay in use (false); without such keys the failure is thrown.
+   */
+  async #refresh(now: number): Promise<boolean> {
     if (now < this.#failedUntil) {
-      if (this.#usable(now)) return;
+      if (this.#usable(now)) return false;
       throw unavailable(
         `the key set of ${this.#deps.label} is unavailable`,
         (this.#failedUntil - now) / 1000,
@@ -105,8 +109,9 @@ export class KeySet {
     this.#pending ??= this.#fetch(now).finally(() => (this.#pending = undefined));
     try {
       await this.#pending;
+      return true;
     } catch (error) {
-      if (this.#usable(now)) return;
+      if (this.#usable(now)) return false;
       throw error;
     }
   }
@@ -127,8 +132,9 @@ export class KeySet {
         this.#deps.limits,
         `the key set of ${this.#deps.label}`,
       );
-      if (status < 200 || status > 299)
+      if (status < 200 || status > 299) {
         throw unavailable(`the key set of ${this.#deps.label} answered HTTP ${status}`);
+      }
       this.#resolver = createLocalJWKSet(publicKeys(json, this.#deps.label));
       this.#fetchedAt = now;
     } catch (error) {
@@ -145,9 +151,11 @@ export class KeySet {
 
 /** jose's key-selection errors as the client hears them. */
 export function keyProblem(error: unknown): TokenFailure | undefined {
-  if (error instanceof errors.JWKSNoMatchingKey)
+  if (error instanceof errors.JWKSNoMatchingKey) {
     return invalid('no key of the issuer matches the token ("kid")');
-  if (error instanceof errors.JWKSMultipleMatchingKeys)
+  }
+  if (error instanceof errors.JWKSMultipleMatchingKeys) {
     return invalid('the token does not name its key ("kid")');
+  }
   return undefined;
 }

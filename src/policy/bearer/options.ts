@@ -168,8 +168,9 @@ function jwks(value: unknown, allowInsecure: boolean): BearerConfig['jwks'] {
       fail(`jwks.keys[${index}] must be a JWK object; got ${typeOf(key)}`);
     }
     const { kty, d } = key as { kty?: unknown; d?: unknown }; // an object, checked above
-    if (kty === 'oct')
+    if (kty === 'oct') {
       fail(`jwks.keys[${index}] is a symmetric key (kty "oct"): only public keys verify tokens`);
+    }
     if (d !== undefined) fail(`jwks.keys[${index}] is a private key: configure its public half`);
     if (kty !== 'RSA' && kty !== 'EC' && kty !== 'OKP') {
       fail(`jwks.keys[${index}].kty must be "RSA", "EC" or "OKP"; got ${JSON.stringify(kty)}`);
@@ -184,8 +185,9 @@ function introspection(value: unknown, allowInsecure: boolean): BearerConfig['in
     return fail(`introspection must be { endpoint, clientId, clientSecret }; got ${typeOf(value)}`);
   }
   const { endpoint, clientId, clientSecret } = value as Record<string, unknown>; // an object, checked above
-  if (typeof clientId !== 'string' || clientId === '')
+  if (typeof clientId !== 'string' || clientId === '') {
     fail('introspection.clientId must be a non-empty string');
+  }
   if (typeof clientSecret !== 'string' || clientSecret === '') {
     fail('introspection.clientSecret must be a non-empty string');
   }
@@ -208,8 +210,9 @@ function integer(value: unknown, name: string, min: number, max: number, fallbac
 
 /** Checks the options and applies the defaults. */
 export function resolveBearerOptions(options: BearerOptions): BearerConfig {
-  if (typeof options !== 'object' || options === null)
+  if (typeof options !== 'object' || options === null) {
     fail(`options must be an object; got ${typeOf(options)}`);
+  }
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) fail(`unknown option ${JSON.stringify(key)} (known: ${[...KNOWN].join(', ')})`);
   }
@@ -223,8 +226,9 @@ export function resolveBearerOptions(options: BearerOptions): BearerConfig {
   );
   authorizationServers.forEach((issuer, index) => {
     const parsed = url(issuer, `authorizationServers[${index}]`, allowInsecure);
-    if (parsed.search !== '')
+    if (parsed.search !== '') {
       fail(`authorizationServers[${index}] must not have a query string (RFC 8414 issuer)`);
+    }
   });
   const issuers =
     options.issuer === undefined
@@ -250,8 +254,9 @@ export function resolveBearerOptions(options: BearerOptions): BearerConfig {
   ) {
     fail('resourceName must be a string of at most 200 characters');
   }
-  if (options.now !== undefined && typeof options.now !== 'function')
+  if (options.now !== undefined && typeof options.now !== 'function') {
     fail('now must be a function () => milliseconds');
+  }
   if (
     options.logger !== undefined &&
     (typeof options.logger !== 'object' || typeof options.logger.warn !== 'function')

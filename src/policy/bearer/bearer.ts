@@ -10,6 +10,7 @@ import type {
   HttpRoute,
 } from '../../transports/http/index.js';
 import { MAX_CREDENTIAL_LENGTH, presentedCredential } from '../credentials.js';
+import { audienceMatcher } from './audience.js';
 import { callerFromClaims } from './caller.js';
 import { bearerChallenge, unauthorized, unavailableChallenge } from './challenge.js';
 import { TokenFailure, invalid, unavailable, type VerifyOutcome } from './failure.js';
@@ -52,7 +53,9 @@ export function bearer(options: BearerOptions): Bearer {
     signal: closing.signal,
   };
   const verified = new TokenCache<Caller>(config.maxEntries, config.now);
-  const introspector = config.introspection === undefined ? undefined : new Introspector(config, limits);
+  const forThisResource = audienceMatcher(config.audiences);
+  const introspector =
+    config.introspection === undefined ? undefined : new Introspector(config, limits, forThisResource);
   const pending = new Map<string, Promise<VerifyOutcome>>();
 
   // One key set for configured keys or a configured URL; else one per accepted issuer, found from its metadata.
@@ -82,7 +85,7 @@ export function bearer(options: BearerOptions): Bearer {
   /** Verifies a token not in the cache, and caches its Caller until the token expires. */
   async function verifyFresh(token: string, hash: string): Promise<Caller> {
     if (looksLikeJwt(token)) {
-      const claims = await verifyJwt(token, config, keysFor);
+      const claims = await verifyJwt(token, config, keysFor, forThisResource);
       const caller = callerFromClaims(claims);
       verified.set(hash, caller, (claims.exp as number) * 1000); // exp is a required claim, checked by jose
       return caller;

@@ -3,6 +3,7 @@
 // answer is remembered briefly, so a flood of one bad token is not a flood of calls (concurrent checks of one token
 // are shared one level up, in bearer.ts).
 
+import { AUDIENCE_REFUSED } from './audience.js';
 import type { BearerConfig } from './options.js';
 import { TokenFailure, invalid, unavailable, UNAVAILABLE_RETRY_SECONDS } from './failure.js';
 import { fetchJson, type FetchLimits } from './safe-fetch.js';
@@ -16,22 +17,19 @@ const MAX_INACTIVE = 1_000;
 const basic = (id: string, secret: string): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
-const intersects = (value: unknown, accepted: readonly string[]): boolean =>
-  typeof value === 'string'
-    ? accepted.includes(value)
-    : Array.isArray(value) && value.some((item) => typeof item === 'string' && accepted.includes(item));
-
 export class Introspector {
   readonly #config: BearerConfig;
   readonly #endpoint: NonNullable<BearerConfig['introspection']>;
   readonly #limits: FetchLimits;
+  readonly #forThisResource: (aud: unknown) => boolean;
   readonly #inactive: TokenCache<string>;
   #failedUntil = -Infinity;
   /** Calls made to the endpoint: tests and metrics read it. */
   calls = 0;
 
-  constructor(config: BearerConfig, limits: FetchLimits) {
+  constructor(config: BearerConfig, limits: FetchLimits, forThisResource: (aud: unknown) => boolean) {
     this.#config = config;
+    this.#forThisResource = forThisResource;
     this.#endpoint = config.introspection as NonNullable<BearerConfig['introspection']>; // only made when configured
     this.#limits = limits;
     this.#inactive = new TokenCache(MAX_INACTIVE, config.now);
@@ -92,9 +90,7 @@ export class Introspector {
       throw invalid('the token was issued by an issuer this resource does not accept');
     }
     if (claims.aud === undefined) throw invalid('the token has no "aud" claim');
-    if (!intersects(claims.aud, this.#config.audiences)) {
-      throw invalid('the token was not issued for this resource (audience)');
-    }
+    if (!this.#forThisResource(claims.aud)) throw invalid(AUDIENCE_REFUSED);
     const nowSeconds = this.#config.now() / 1000;
     const skew = this.#config.clockToleranceSeconds;
     if (claims.exp !== undefined && (typeof claims.exp !== 'number' || claims.exp <= nowSeconds - skew)) {

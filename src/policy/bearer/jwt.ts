@@ -3,6 +3,7 @@
 // JWT. Every failure becomes a message that names what was wrong, never what the token said.
 
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
+import { AUDIENCE_REFUSED } from './audience.js';
 import { TokenFailure, invalid } from './failure.js';
 import { keyProblem, type KeySet } from './key-set.js';
 import type { BearerConfig } from './options.js';
@@ -18,7 +19,7 @@ const ACCEPTED_TYP = new Set(['at+jwt', 'application/at+jwt', 'jwt', 'applicatio
 const ISSUER_REFUSED = 'the token was issued by an issuer this resource does not accept';
 const CLAIM_PROBLEMS: Readonly<Record<string, string>> = {
   iss: ISSUER_REFUSED,
-  aud: 'the token was not issued for this resource (audience)',
+  aud: AUDIENCE_REFUSED,
   nbf: 'the token is not valid yet ("nbf")',
   exp: 'the token has expired',
   sub: 'the token has no subject ("sub")',
@@ -51,6 +52,7 @@ export async function verifyJwt(
   token: string,
   config: BearerConfig,
   keysFor: (issuer: string) => KeySet,
+  forThisResource: (aud: unknown) => boolean,
 ): Promise<JWTPayload> {
   let issuer: unknown;
   try {
@@ -68,11 +70,12 @@ export async function verifyJwt(
     const { payload } = await jwtVerify(token, keysFor(issuer).key, {
       algorithms: config.algorithms,
       issuer: [...config.issuers],
-      audience: [...config.audiences],
+      // The audience is checked below, as URLs rather than jose's exact strings.
       clockTolerance: config.clockToleranceSeconds,
       currentDate: new Date(config.now()),
-      requiredClaims: ['exp', 'sub'],
+      requiredClaims: ['exp', 'sub', 'aud'],
     });
+    if (!forThisResource(payload.aud)) throw invalid(AUDIENCE_REFUSED);
     return payload;
   } catch (error) {
     throw problem(error);

@@ -22,9 +22,9 @@ async function setup(alg: string) {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   const jwk = { ...(await exportJWK(publicKey)), kid: alg, alg };
   const now = Date.now();
-  const sign = (claims: JWTPayload): Promise<string> =>
+  const sign = (claims: JWTPayload, typ?: string): Promise<string> =>
     new SignJWT({ iss: ISSUER, aud: RESOURCE, sub: 'alice', exp: Math.floor(now / 1000) + 60, ...claims })
-      .setProtectedHeader({ alg, kid: alg })
+      .setProtectedHeader({ alg, kid: alg, ...(typ !== undefined && { typ }) })
       .sign(privateKey);
   return { jwk, sign, now };
 }
@@ -70,6 +70,20 @@ describe('policy bearer: the authenticator with configured keys', () => {
     assert.ok(Object.isFrozen(caller.claims?.roles));
     assert.ok(!JSON.stringify(caller).includes(token.split('.')[2] ?? '-'));
     assert.ok(!JSON.stringify(caller).includes('nested-secret'));
+  });
+
+  it('accepts typ at+jwt (RFC 9068), its media type, plain JWT, or none', async () => {
+    const { jwk, sign, now } = await setup('ES256');
+    const auth = bearer({
+      resource: RESOURCE,
+      authorizationServers: [ISSUER],
+      jwks: { keys: [jwk] },
+      now: () => now,
+    });
+    for (const typ of ['at+jwt', 'application/at+JWT', 'JWT', undefined]) {
+      const outcome = await auth.verify(await sign({ jti: String(typ) }, typ));
+      assert.ok(outcome.ok, String(typ));
+    }
   });
 
   it('concurrent first checks of one token share one check and one Caller object', async () => {

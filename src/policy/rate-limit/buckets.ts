@@ -1,0 +1,135 @@
+// The buckets a request counts in: its tool's own, its annotation classes', the caller's total. Each is one counter
+// store (RateLimiterMemory unless the options plug in another); the list per tool is worked out once.
+
+import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { ToolTarget } from '../../server/index.js';
+import { KeyBound } from './key-bound.js';
+import { ANNOTATION_CLASSES, type AnnotationClass, type Limit, type RateLimitSettings } from './options.js';
+
+/** One limit and the counter behind it. */
+export interface Bucket {
+  /** Index in the bucket list (the key bound's name for it). */
+  readonly id: number;
+  /** "tool:<name>", "class:<class>" or "total": the store's name for it. */
+  readonly name: string;
+  /** What `data.limit` of a refusal says: "tool", "class:<class>" or "total". */
+  readonly kind: string;
+  /** The limit in words, as a refusal's message starts: `tool "x" allows 5 calls per 60 s`. */
+  readonly describe: string;
+  readonly limit: Limit;
+  readonly limiter: RateLimiterAbstract;
+  /** Whether the key bound tracks it (the default memory store). */
+  readonly bounded: boolean;
+}
+
+/** The classes a tool is in, by its annotations and the spec's defaults (readOnlyHint false, the others true). */
+export function classesOf(target: ToolTarget): AnnotationClass[] {
+  const annotations = target.annotations;
+  const readOnly = annotations?.readOnlyHint === true;
+  const classes: AnnotationClass[] = [];
+  if (readOnly) classes.push('read-only');
+  else if (annotations?.destructiveHint !== false) classes.push('destructive');
+  if (annotations?.openWorldHint !== false) classes.push('open-world');
+  return classes;
+}
+
+const perWindow = (limit: Limit, noun = 'call'): string =>
+  `${limit.points} ${noun}${limit.points === 1 ? '' : 's'} per ${limit.durationSeconds} s`;
+
+export class Buckets {
+  readonly #settings: RateLimitSettings;
+  readonly bound: KeyBound;
+  #count = 0;
+  readonly #classes = new Map<AnnotationClass, Bucket>();
+  readonly #total: Bucket | undefined;
+  /** Per tool name: its own bucket (one per name, whichever tool object carries it). */
+  readonly #tools = new Map<string, Bucket | null>();
+  /** Per registered tool: every bucket a call of it counts in (targets are made once, at registration). */
+  readonly #lists = new WeakMap<ToolTarget, readonly Bucket[]>();
+  /** What a request that names no tool counts in: the total, or nothing. */
+  readonly requestBuckets: readonly Bucket[];
+
+  constructor(settings: RateLimitSettings) {
+    this.#settings = settings;
+    this.bound = new KeyBound(settings.maxKeys, settings.now);
+    for (const name of ANNOTATION_CLASSES) {
+      const limit = settings.classes.get(name);
+      if (limit === undefined) continue;
+      const describe = `${name} tools together allow ${perWindow(limit)}`;
+      this.#classes.set(name, this.#make(`class:${name}`, `class:${name}`, describe, limit));
+    }
+    const total = settings.total;
+    this.#total =
+      total === undefined
+        ? undefined
+        : this.#make(
+            'total',
+            'total',
+            `the total limit allows ${perWindow(total, settings.countAllRequests ? 'request' : 'call')}`,
+            total,
+          );
+    this.requestBuckets = this.#total === undefined ? [] : [this.#total];
+  }
+
+  /** Every bucket a call of `target` counts in. May throw when the store cannot make a new tool's counter. */
+  forTool(target: ToolTarget): readonly Bucket[] {
+    const known = this.#lists.get(target);
+    if (known !== undefined) return known;
+    const list: Bucket[] = [];
+    const own = this.#tool(target.name);
+    if (own !== undefined) list.push(own);
+    for (const name of classesOf(target)) {
+      const bucket = this.#classes.get(name);
+      if (bucket !== undefined) list.push(bucket);
+    }
+    if (this.#total !== undefined) list.push(this.#total);
+    this.#lists.set(target, Object.freeze(list));
+    return list;
+  }
+
+  /** Deletes what the memory buckets hold. */
+  clear(): void {
+    this.bound.clear();
+  }
+
+  #tool(name: string): Bucket | undefined {
+    let bucket = this.#tools.get(name);
+    if (bucket === undefined) {
+      const limit = this.#settings.tools.get(name) ?? this.#settings.perCall;
+      bucket =
+        limit === undefined
+          ? null
+          : this.#make(`tool:${name}`, 'tool', `tool "${name}" allows ${perWindow(limit)}`, limit);
+      this.#tools.set(name, bucket);
+    }
+    return bucket ?? undefined;
+  }
+
+  #make(name: string, kind: string, describe: string, limit: Limit): Bucket {
+    const store = this.#settings.store;
+    const limiter =
+      store === undefined
+        ? new RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds, keyPrefix: name })
+        : store(name, limit);
+    if (
+      typeof limiter !== 'object' ||
+      limiter === null ||
+      typeof limiter.consume !== 'function' ||
+      typeof limiter.reward !== 'function'
+    ) {
+      throw new TypeError(
+        `rateLimit: options.store("${name}") must return a rate limiter (consume, reward), got ${typeof limiter}`,
+      );
+    }
+    const bucket: Bucket = Object.freeze({
+      id: this.#count++,
+      name,
+      kind,
+      describe,
+      limit,
+      limiter,
+      bounded: store === undefined,
+    });
+    return bucket;
+  }
+}

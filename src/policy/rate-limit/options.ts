@@ -1,0 +1,223 @@
+// Rate limits' options: their shape, and the check at construction whose every error names the option at fault.
+
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { stderrLogger, type Logger } from '../../server/index.js';
+
+/** `points` calls per window of `durationSeconds`, counted from the first call of the window. */
+export interface Limit {
+  points: number;
+  durationSeconds: number;
+}
+
+/**
+ * What a tool's annotations say it is. A tool may be in several classes; one without annotations is destructive and
+ * open-world (the spec's defaults), and `destructiveHint` means nothing on a read-only tool.
+ */
+export type AnnotationClass = 'read-only' | 'destructive' | 'open-world';
+
+export const ANNOTATION_CLASSES: readonly AnnotationClass[] = Object.freeze([
+  'read-only',
+  'destructive',
+  'open-world',
+]);
+
+/** Makes the counter behind one bucket: `name` is "tool:<tool name>", "class:<class>" or "total". */
+export type LimitStore = (name: string, limit: Limit) => RateLimiterAbstract;
+
+export interface RateLimitOptions {
+  /** The default bucket per (caller key × tool), for every tool without an entry in `tools`. */
+  perCall?: Limit;
+  /** A tool's own bucket per caller key (exact tool name), instead of `perCall`. */
+  tools?: Readonly<Record<string, Limit>>;
+  /** One bucket per annotation class per caller key, shared by every tool of that class. */
+  classes?: Partial<Record<AnnotationClass, Limit>>;
+  /** One bucket per caller key over all tools/call requests (every request when `countAllRequests`). */
+  total?: Limit;
+  /** Most tools/call requests one caller key may have in flight; a slot frees when the call ends, is cancelled or times out. */
+  concurrency?: number;
+  /** Count every request (initialize, lists, pings…) toward `total`, not only tools/call. Default false. */
+  countAllRequests?: boolean;
+  /**
+   * Makes the counter of each bucket. Default: rate-limiter-flexible's RateLimiterMemory (this process only). A shared
+   * store (Redis, PostgreSQL) makes the limits hold across instances; maxKeys does not apply to it (its TTLs do).
+   */
+  store?: LimitStore;
+  /** Most keys the default memory store keeps over all buckets; past it the oldest windows are forgotten. Default 100,000. */
+  maxKeys?: number;
+  /** The clock for the memory store's key bound (ms). Default Date.now. */
+  now?: () => number;
+  /** Where a failing store is reported (once per outage). Default: stderr, as the server's default logger. */
+  logger?: Logger;
+}
+
+/** The options once checked, with defaults filled in. */
+export interface RateLimitSettings {
+  readonly perCall: Limit | undefined;
+  readonly tools: ReadonlyMap<string, Limit>;
+  readonly classes: ReadonlyMap<AnnotationClass, Limit>;
+  readonly total: Limit | undefined;
+  readonly concurrency: number | undefined;
+  readonly countAllRequests: boolean;
+  readonly store: LimitStore | undefined;
+  readonly maxKeys: number;
+  readonly now: () => number;
+  readonly logger: Logger;
+}
+
+export const DEFAULT_MAX_KEYS = 100_000;
+const MAX_POINTS = 1_000_000_000;
+/** A year: a longer window is a typo, and some stores need whole seconds that fit a 32-bit TTL. */
+const MAX_DURATION_SECONDS = 366 * 24 * 3600;
+const MAX_CONCURRENCY = 1_000_000;
+const MAX_MAX_KEYS = 100_000_000;
+/** The names a tool may have (the server refuses any other at registration). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+const KNOWN_OPTIONS: readonly (keyof RateLimitOptions)[] = [
+  'perCall',
+  'tools',
+  'classes',
+  'total',
+  'concurrency',
+  'countAllRequests',
+  'store',
+  'maxKeys',
+  'now',
+  'logger',
+];
+const LIMIT_KEYS: ReadonlySet<string> = new Set(['points', 'durationSeconds']);
+
+const fail = (message: string): never => {
+  throw new TypeError(`rateLimit: ${message}`);
+};
+
+const show = (value: unknown): string => {
+  if (typeof value === 'function') return 'a function';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function integerIn(value: unknown, min: number, max: number, path: string, what: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    fail(`${path} must be ${what} from ${min} to ${max.toLocaleString('en-US')}, got ${show(value)}`);
+  }
+  return value as number;
+}
+
+function checkLimit(value: unknown, path: string): Limit {
+  if (!isRecord(value)) return fail(`${path} must be { points, durationSeconds }, got ${show(value)}`);
+  for (const key of Object.keys(value)) {
+    if (!LIMIT_KEYS.has(key))
+      fail(`${path} has an unknown member "${key}" (a limit has points and durationSeconds)`);
+  }
+  return Object.freeze({
+    points: integerIn(value.points, 1, MAX_POINTS, `${path}.points`, 'a whole number of calls'),
+    durationSeconds: integerIn(
+      value.durationSeconds,
+      1,
+      MAX_DURATION_SECONDS,
+      `${path}.durationSeconds`,
+      'a whole number of seconds',
+    ),
+  });
+}
+
+function checkFunction<T>(value: unknown, path: string): T {
+  if (typeof value !== 'function') fail(`${path} must be a function, got ${show(value)}`);
+  return value as T;
+}
+
+function checkTools(value: unknown): Map<string, Limit> {
+  const tools = new Map<string, Limit>();
+  if (value === undefined) return tools;
+  if (!isRecord(value)) return fail(`options.tools must map tool names to limits, got ${show(value)}`);
+  for (const [name, limit] of Object.entries(value)) {
+    if (!TOOL_NAME.test(name)) {
+      fail(`options.tools has ${show(name)}, which is no tool name (1-128 of A-Z a-z 0-9 _ . -)`);
+    }
+    tools.set(name, checkLimit(limit, `options.tools[${show(name)}]`));
+  }
+  return tools;
+}
+
+function checkClasses(value: unknown): Map<AnnotationClass, Limit> {
+  const classes = new Map<AnnotationClass, Limit>();
+  if (value === undefined) return classes;
+  if (!isRecord(value))
+    return fail(`options.classes must map annotation classes to limits, got ${show(value)}`);
+  for (const [name, limit] of Object.entries(value)) {
+    const known = ANNOTATION_CLASSES.find((candidate) => candidate === name);
+    if (known === undefined) {
+      fail(
+        `options.classes has ${show(name)}, which is no annotation class (${ANNOTATION_CLASSES.join(', ')})`,
+      );
+    } else if (limit !== undefined) classes.set(known, checkLimit(limit, `options.classes[${show(name)}]`));
+  }
+  return classes;
+}
+
+function checkLogger(value: unknown): Logger {
+  if (value === undefined) return stderrLogger;
+  const logger = value as Partial<Record<keyof Logger, unknown>>;
+  if (!isRecord(value) || typeof logger.warn !== 'function' || typeof logger.info !== 'function') {
+    fail(`options.logger must be a Logger (debug, info, warn, error), got ${show(value)}`);
+  }
+  return value as unknown as Logger; // checked just above for the methods this piece calls
+}
+
+/** Checks `options` and fills in the defaults; a TypeError names the first option at fault. */
+export function checkOptions(options: unknown): RateLimitSettings {
+  if (!isRecord(options)) return fail(`options must be an object, got ${show(options)}`);
+  for (const key of Object.keys(options)) {
+    if (!(KNOWN_OPTIONS as readonly string[]).includes(key)) {
+      fail(`unknown option "${key}" (known: ${KNOWN_OPTIONS.join(', ')})`);
+    }
+  }
+  const perCall = options.perCall === undefined ? undefined : checkLimit(options.perCall, 'options.perCall');
+  const tools = checkTools(options.tools);
+  const classes = checkClasses(options.classes);
+  const total = options.total === undefined ? undefined : checkLimit(options.total, 'options.total');
+  const concurrency =
+    options.concurrency === undefined
+      ? undefined
+      : integerIn(options.concurrency, 1, MAX_CONCURRENCY, 'options.concurrency', 'a whole number of calls');
+  const countAllRequests = options.countAllRequests ?? false;
+  if (typeof countAllRequests !== 'boolean') {
+    fail(`options.countAllRequests must be true or false, got ${show(countAllRequests)}`);
+  }
+  if (countAllRequests === true && total === undefined) {
+    fail('options.countAllRequests counts requests toward options.total, which is not set');
+  }
+  if (
+    perCall === undefined &&
+    tools.size === 0 &&
+    classes.size === 0 &&
+    total === undefined &&
+    concurrency === undefined
+  ) {
+    fail('no limit is set: give at least one of perCall, tools, classes, total or concurrency');
+  }
+  return {
+    perCall,
+    tools,
+    classes,
+    total,
+    concurrency,
+    countAllRequests: countAllRequests as boolean,
+    store:
+      options.store === undefined ? undefined : checkFunction<LimitStore>(options.store, 'options.store'),
+    maxKeys:
+      options.maxKeys === undefined
+        ? DEFAULT_MAX_KEYS
+        : integerIn(options.maxKeys, 1, MAX_MAX_KEYS, 'options.maxKeys', 'a whole number of keys'),
+    now:
+      options.now === undefined ? () => Date.now() : checkFunction<() => number>(options.now, 'options.now'),
+    logger: checkLogger(options.logger),
+  };
+}

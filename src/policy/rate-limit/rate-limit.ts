@@ -1,0 +1,112 @@
+// Rate limits, quotas and concurrency caps as policy middleware: per caller key (callerKey) and tool, per annotation
+// class, a caller's total, calls in flight. Installed after the scopes middleware, so a call refused for scopes
+// never reaches a bucket.
+
+import { Method } from '../../protocol/index.js';
+import type { Middleware, Next, Outcome, RequestView, ToolTarget } from '../../server/index.js';
+import { Buckets, type Bucket } from './buckets.js';
+import { callerKey } from './caller-key.js';
+import { InFlight } from './in-flight.js';
+import { checkOptions, type RateLimitOptions } from './options.js';
+import { overConcurrency, unavailable } from './refusals.js';
+import { StoreHealth } from './store-health.js';
+import { Taker } from './take.js';
+
+export interface RateLimitStats {
+  /** Keys the default memory store holds (at most maxKeys); 0 with a plugged-in store. */
+  readonly keys: number;
+  /** Caller keys with a call in flight (0 without a concurrency cap). */
+  readonly inFlight: number;
+}
+
+export interface RateLimiter {
+  /** Install with `server.use(…)` after authorization (scopes): what is refused there never costs a point. */
+  readonly middleware: Middleware;
+  /** Forgets what the memory store holds; from then on every request that would count is refused (503). */
+  close(): void;
+  stats(): RateLimitStats;
+}
+
+/**
+ * Rate limits as middleware. tools/call of a tool the caller may see counts in the tool's bucket (`tools[name]` or
+ * `perCall`), in the buckets of its annotation classes and in `total`, all or none; it also holds a concurrency
+ * slot until it ends. Other requests count only toward `total`: a tools/call naming no tool the caller may see
+ * always, anything else when `countAllRequests`. Over a limit the request is refused with -31429 (HTTP 429 and
+ * Retry-After); when the store fails, with 503, never let through unchecked. The options are checked here: a
+ * TypeError names the one at fault.
+ */
+export function rateLimit(options: RateLimitOptions): RateLimiter {
+  const settings = checkOptions(options);
+  const health = new StoreHealth(settings.logger);
+  const buckets = new Buckets(settings);
+  const taker = new Taker(buckets.bound, health);
+  const inFlight = settings.concurrency === undefined ? undefined : new InFlight(settings.concurrency);
+  const countAll = settings.countAllRequests;
+  let closed = false;
+
+  const counted = async (next: Next, key: string, list: readonly Bucket[]): Promise<Outcome> => {
+    await taker.take(list, key);
+    return next();
+  };
+
+  const capped = async (
+    request: RequestView,
+    next: Next,
+    key: string,
+    list: readonly Bucket[],
+    slots: InFlight,
+  ): Promise<Outcome> => {
+    if (!slots.acquire(key)) throw overConcurrency(slots.max);
+    // Released once, by whichever comes first: the end of the call (result, error, timeout) or its cancellation,
+    // even when something later in the chain is slow to notice it.
+    const signal = request.signal;
+    let held = true;
+    const release = (): void => {
+      if (!held) return;
+      held = false;
+      slots.release(key);
+      signal.removeEventListener('abort', release);
+    };
+    try {
+      if (list.length > 0) await taker.take(list, key);
+      if (signal.aborted) release();
+      else signal.addEventListener('abort', release, { once: true });
+      return await next();
+    } finally {
+      release();
+    }
+  };
+
+  const middleware: Middleware = (request, next) => {
+    let tool: ToolTarget | undefined;
+    let list: readonly Bucket[];
+    if (request.method === Method.ToolsCall) {
+      const target = request.target;
+      if (target?.kind === 'tool') tool = target;
+      list = buckets.requestBuckets;
+    } else if (countAll) list = buckets.requestBuckets;
+    else return next();
+    if (closed) throw unavailable();
+    if (tool !== undefined) {
+      try {
+        list = buckets.forTool(tool);
+      } catch (error) {
+        health.failed(error); // the store could not make this tool's counter
+        throw unavailable();
+      }
+    }
+    const slots = tool === undefined ? undefined : inFlight;
+    if (list.length === 0 && slots === undefined) return next();
+    const key = callerKey(request.caller, request.transport.remoteAddress);
+    return slots === undefined ? counted(next, key, list) : capped(request, next, key, list, slots);
+  };
+
+  return {
+    middleware,
+    close() {
+      closed = true;
+      buckets.clear();
+    },
+    stats: () => ({ keys: buckets.bound.size, inFlight: inFlight?.size ?? 0 }),
+  };
+}

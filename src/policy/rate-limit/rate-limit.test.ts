@@ -58,16 +58,17 @@ interface Answer {
  */
 function sharedConnection(
   server: McpServer,
-): (name: string, caller: Caller, address?: string) => Promise<Answer> {
+): (name: string, caller: Caller, address?: string, signal?: AbortSignal) => Promise<Answer> {
   const connection = server.createConnection(undefined, { legacy: false, shared: true });
   let id = 0;
-  return (name, caller, address = '203.0.113.7') =>
+  return (name, caller, address = '203.0.113.7', signal) =>
     new Promise((resolve) => {
       connection.receive(
         { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: modern({ name, arguments: {} }) },
         {
           auth: caller,
           transport: { kind: 'http', remoteAddress: address },
+          ...(signal !== undefined && { signal }),
           reply: (text, options) => {
             if (options.final === true) resolve({ body: JSON.parse(text) as WireMessage, options });
           },
@@ -410,9 +411,29 @@ describe('rate limits: concurrency cap', () => {
     await started;
     assert.equal((await client.request('tools/call', modern({ name: 'search' }))).error?.code, -31429);
     client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'held' } });
+    // The call's execution ends on the cancel (its handler never returns); a flush lets that settle.
+    await client.flush();
+    assert.equal(limiter.stats().inFlight, 0);
     const after = await client.request('tools/call', modern({ name: 'search' }));
     assert.ok(after.result, JSON.stringify(after));
     assert.equal(limiter.stats().inFlight, 0);
+  });
+
+  it('F6 the slot is released when an HTTP client goes away (its POST aborted), even while the handler ignores it', async () => {
+    const { server, limiter, nextStart } = holdingServer();
+    const call = sharedConnection(server);
+    const gone = new AbortController();
+    const started = nextStart();
+    void call('hold', ALICE, undefined, gone.signal);
+    await started;
+    assert.equal(limitOf(await call('search', ALICE)), 'concurrency');
+    gone.abort();
+    // Nothing answers an aborted request: wait (a bounded number of turns) for its execution to end.
+    for (let turn = 0; turn < 1000 && limiter.stats().inFlight > 0; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(limiter.stats().inFlight, 0);
+    assert.ok(passed(await call('search', ALICE)));
   });
 
   it('F6 the slot is released when the call times out (fake timers), even while the handler ignores its signal', async (t) => {

@@ -1,6 +1,6 @@
 // Rate limits, quotas and concurrency caps (policy middleware): the public face of src/policy/rate-limit/.
 
-export { rateLimit, type RateLimiter, type RateLimitStats } from './rate-limit.js';
+export { checkRateLimitOptions, rateLimit, type RateLimiter, type RateLimitStats } from './rate-limit.js';
 export { callerKey } from './caller-key.js';
 export { classesOf } from './buckets.js';
 export type { AnnotationClass, Limit, LimitStore, RateLimitOptions } from './options.js';

@@ -88,7 +88,7 @@ const KNOWN_OPTIONS: readonly (keyof RateLimitOptions)[] = [
 const LIMIT_KEYS: ReadonlySet<string> = new Set(['points', 'durationSeconds']);
 
 const fail = (message: string): never => {
-  throw new TypeError(`rateLimit: ${message}`);
+  throw new TypeError(message);
 };
 
 const show = (value: unknown): string => {
@@ -133,66 +133,69 @@ function checkFunction<T>(value: unknown, path: string): T {
   return value as T;
 }
 
-function checkTools(value: unknown): Map<string, Limit> {
+function checkTools(value: unknown, root: string): Map<string, Limit> {
   const tools = new Map<string, Limit>();
   if (value === undefined) return tools;
-  if (!isRecord(value)) return fail(`options.tools must map tool names to limits, got ${show(value)}`);
+  if (!isRecord(value)) return fail(`${root}.tools must map tool names to limits, got ${show(value)}`);
   for (const [name, limit] of Object.entries(value)) {
     if (!TOOL_NAME.test(name)) {
-      fail(`options.tools has ${show(name)}, which is no tool name (1-128 of A-Z a-z 0-9 _ . -)`);
+      fail(`${root}.tools has ${show(name)}, which is no tool name (1-128 of A-Z a-z 0-9 _ . -)`);
     }
-    tools.set(name, checkLimit(limit, `options.tools[${show(name)}]`));
+    tools.set(name, checkLimit(limit, `${root}.tools[${show(name)}]`));
   }
   return tools;
 }
 
-function checkClasses(value: unknown): Map<AnnotationClass, Limit> {
+function checkClasses(value: unknown, root: string): Map<AnnotationClass, Limit> {
   const classes = new Map<AnnotationClass, Limit>();
   if (value === undefined) return classes;
   if (!isRecord(value))
-    return fail(`options.classes must map annotation classes to limits, got ${show(value)}`);
+    return fail(`${root}.classes must map annotation classes to limits, got ${show(value)}`);
   for (const [name, limit] of Object.entries(value)) {
     const known = ANNOTATION_CLASSES.find((candidate) => candidate === name);
     if (known === undefined) {
       fail(
-        `options.classes has ${show(name)}, which is no annotation class (${ANNOTATION_CLASSES.join(', ')})`,
+        `${root}.classes has ${show(name)}, which is no annotation class (${ANNOTATION_CLASSES.join(', ')})`,
       );
-    } else if (limit !== undefined) classes.set(known, checkLimit(limit, `options.classes[${show(name)}]`));
+    } else if (limit !== undefined) classes.set(known, checkLimit(limit, `${root}.classes[${show(name)}]`));
   }
   return classes;
 }
 
-function checkLogger(value: unknown): Logger {
+function checkLogger(value: unknown, root: string): Logger {
   if (value === undefined) return stderrLogger;
   const logger = value as Partial<Record<keyof Logger, unknown>>;
   if (!isRecord(value) || typeof logger.warn !== 'function' || typeof logger.info !== 'function') {
-    fail(`options.logger must be a Logger (debug, info, warn, error), got ${show(value)}`);
+    fail(`${root}.logger must be a Logger (debug, info, warn, error), got ${show(value)}`);
   }
   return value as unknown as Logger; // checked just above for the methods this piece calls
 }
 
-/** Checks `options` and fills in the defaults; a TypeError names the first option at fault. */
-export function checkOptions(options: unknown): RateLimitSettings {
-  if (!isRecord(options)) return fail(`options must be an object, got ${show(options)}`);
+/**
+ * Checks `options` and fills in the defaults; a TypeError names the first option at fault, as a path from `root`
+ * (a config reader passes "policy.rateLimits", so its errors name the key in the file).
+ */
+export function checkOptions(options: unknown, root = 'options'): RateLimitSettings {
+  if (!isRecord(options)) return fail(`${root} must be an object, got ${show(options)}`);
   for (const key of Object.keys(options)) {
     if (!(KNOWN_OPTIONS as readonly string[]).includes(key)) {
-      fail(`unknown option "${key}" (known: ${KNOWN_OPTIONS.join(', ')})`);
+      fail(`${root}.${key} is not an option (known: ${KNOWN_OPTIONS.join(', ')})`);
     }
   }
-  const perCall = options.perCall === undefined ? undefined : checkLimit(options.perCall, 'options.perCall');
-  const tools = checkTools(options.tools);
-  const classes = checkClasses(options.classes);
-  const total = options.total === undefined ? undefined : checkLimit(options.total, 'options.total');
+  const perCall = options.perCall === undefined ? undefined : checkLimit(options.perCall, `${root}.perCall`);
+  const tools = checkTools(options.tools, root);
+  const classes = checkClasses(options.classes, root);
+  const total = options.total === undefined ? undefined : checkLimit(options.total, `${root}.total`);
   const concurrency =
     options.concurrency === undefined
       ? undefined
-      : integerIn(options.concurrency, 1, MAX_CONCURRENCY, 'options.concurrency', 'a whole number of calls');
+      : integerIn(options.concurrency, 1, MAX_CONCURRENCY, `${root}.concurrency`, 'a whole number of calls');
   const countAllRequests = options.countAllRequests ?? false;
   if (typeof countAllRequests !== 'boolean') {
-    fail(`options.countAllRequests must be true or false, got ${show(countAllRequests)}`);
+    fail(`${root}.countAllRequests must be true or false, got ${show(countAllRequests)}`);
   }
   if (countAllRequests === true && total === undefined) {
-    fail('options.countAllRequests counts requests toward options.total, which is not set');
+    fail(`${root}.countAllRequests counts requests toward ${root}.total, which is not set`);
   }
   if (
     perCall === undefined &&
@@ -201,7 +204,7 @@ export function checkOptions(options: unknown): RateLimitSettings {
     total === undefined &&
     concurrency === undefined
   ) {
-    fail('no limit is set: give at least one of perCall, tools, classes, total or concurrency');
+    fail(`${root} sets no limit: give at least one of perCall, tools, classes, total or concurrency`);
   }
   return {
     perCall,
@@ -211,13 +214,13 @@ export function checkOptions(options: unknown): RateLimitSettings {
     concurrency,
     countAllRequests: countAllRequests as boolean,
     store:
-      options.store === undefined ? undefined : checkFunction<LimitStore>(options.store, 'options.store'),
+      options.store === undefined ? undefined : checkFunction<LimitStore>(options.store, `${root}.store`),
     maxKeys:
       options.maxKeys === undefined
         ? DEFAULT_MAX_KEYS
-        : integerIn(options.maxKeys, 1, MAX_MAX_KEYS, 'options.maxKeys', 'a whole number of keys'),
+        : integerIn(options.maxKeys, 1, MAX_MAX_KEYS, `${root}.maxKeys`, 'a whole number of keys'),
     now:
-      options.now === undefined ? () => Date.now() : checkFunction<() => number>(options.now, 'options.now'),
-    logger: checkLogger(options.logger),
+      options.now === undefined ? () => Date.now() : checkFunction<() => number>(options.now, `${root}.now`),
+    logger: checkLogger(options.logger, root),
   };
 }

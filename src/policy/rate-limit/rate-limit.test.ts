@@ -15,7 +15,7 @@ import {
   type WireMessage,
 } from '../../../test/support/harness.js';
 import { KeyBound } from './key-bound.js';
-import { callerKey, classesOf, rateLimit, type RateLimitOptions } from './index.js';
+import { callerKey, checkRateLimitOptions, classesOf, rateLimit, type RateLimitOptions } from './index.js';
 
 const callerOf = (subject: string, via = 'bearer', scopes: string[] = []): Caller =>
   Object.freeze({ subject, via, scopes: Object.freeze(scopes) });
@@ -99,7 +99,10 @@ function limited(options: RateLimitOptions, server = toolServer()): ReturnType<t
 
 describe('rate limits: options are checked at construction, each error names the option', () => {
   const cases: Array<[unknown, string]> = [
-    [{}, 'rateLimit: no limit is set: give at least one of perCall, tools, classes, total or concurrency'],
+    [
+      {},
+      'rateLimit: options sets no limit: give at least one of perCall, tools, classes, total or concurrency',
+    ],
     [
       { perCall: { points: 0, durationSeconds: 1 } },
       'rateLimit: options.perCall.points must be a whole number of calls from 1 to 1,000,000,000, got 0',
@@ -147,7 +150,7 @@ describe('rate limits: options are checked at construction, each error names the
     ],
     [
       { concurrency: 1, perTool: {} },
-      'rateLimit: unknown option "perTool" (known: perCall, tools, classes, total, concurrency, countAllRequests, store, maxKeys, now, logger)',
+      'rateLimit: options.perTool is not an option (known: perCall, tools, classes, total, concurrency, countAllRequests, store, maxKeys, now, logger)',
     ],
     [null, 'rateLimit: options must be an object, got null'],
     [
@@ -160,6 +163,36 @@ describe('rate limits: options are checked at construction, each error names the
       assert.throws(() => rateLimit(options as RateLimitOptions), { name: 'TypeError', message });
     });
   }
+});
+
+describe('rate limits: options read from a file', () => {
+  it('checkRateLimitOptions names the key as a path from the root the reader gives', () => {
+    assert.throws(
+      () =>
+        checkRateLimitOptions({ tools: { exec: { points: 5, durationSeconds: 0 } } }, 'policy.rateLimits'),
+      {
+        name: 'TypeError',
+        message:
+          'policy.rateLimits.tools["exec"].durationSeconds must be a whole number of seconds from 1 to 31,622,400, got 0',
+      },
+    );
+    assert.throws(() => checkRateLimitOptions({ perCall: {}, burst: 3 }, 'policy.rateLimits'), {
+      message:
+        'policy.rateLimits.burst is not an option (known: perCall, tools, classes, total, concurrency, countAllRequests, store, maxKeys, now, logger)',
+    });
+    checkRateLimitOptions(
+      {
+        perCall: { points: 60, durationSeconds: 60 },
+        tools: { exec: { points: 5, durationSeconds: 60 } },
+        classes: { destructive: { points: 10, durationSeconds: 60 } },
+        total: { points: 1000, durationSeconds: 3600 },
+        concurrency: 4,
+        countAllRequests: false,
+        maxKeys: 50_000,
+      },
+      'policy.rateLimits',
+    );
+  });
 });
 
 describe('rate limits: callerKey', () => {
@@ -358,7 +391,7 @@ describe('rate limits: buckets', () => {
 
 describe('rate limits: concurrency cap', () => {
   /** A server whose "hold" tool waits until the test lets it go (ignoring its signal unless told otherwise). */
-  function holdingServer(timeoutMs?: number) {
+  function holdingServer(timeoutMs?: number, limits: RateLimitOptions = {}) {
     const started: Array<() => void> = [];
     const release = deferred();
     const server = toolServer();
@@ -371,7 +404,7 @@ describe('rate limits: concurrency cap', () => {
         return 'held';
       },
     });
-    const limiter = rateLimit({ concurrency: 1, logger: silentLogger });
+    const limiter = rateLimit({ concurrency: 1, logger: silentLogger, ...limits });
     server.use(limiter.middleware);
     const nextStart = (): Promise<void> => {
       const d = deferred();
@@ -449,6 +482,21 @@ describe('rate limits: concurrency cap', () => {
     assert.equal(timedOut.result?.isError, true);
     assert.equal(limiter.stats().inFlight, 0);
     assert.ok((await client.request('tools/call', modern({ name: 'search' }))).result);
+  });
+
+  it('a call refused by the cap costs no points', async () => {
+    const { server, release, nextStart } = holdingServer(undefined, {
+      perCall: { points: 2, durationSeconds: 60 },
+    });
+    const call = sharedConnection(server);
+    const started = nextStart();
+    const first = call('hold', ALICE);
+    await started;
+    for (let i = 0; i < 5; i++) assert.equal(limitOf(await call('hold', ALICE)), 'concurrency');
+    release.resolve();
+    assert.ok(passed(await first));
+    assert.ok(passed(await call('hold', ALICE)), 'the second of two points was still there');
+    assert.equal(limitOf(await call('hold', ALICE)), 'tool');
   });
 
   it('a call refused by a bucket gives its slot back at once', async () => {

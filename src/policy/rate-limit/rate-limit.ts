@@ -7,7 +7,7 @@ import type { Middleware, Next, Outcome, ToolTarget } from '../../server/index.j
 import { Buckets, type Bucket } from './buckets.js';
 import { callerKey } from './caller-key.js';
 import { InFlight } from './in-flight.js';
-import { checkOptions, type RateLimitOptions } from './options.js';
+import { checkOptions, type RateLimitOptions, type RateLimitSettings } from './options.js';
 import { overConcurrency, unavailable } from './refusals.js';
 import { StoreHealth } from './store-health.js';
 import { Taker } from './take.js';
@@ -36,7 +36,12 @@ export interface RateLimiter {
  * TypeError names the one at fault.
  */
 export function rateLimit(options: RateLimitOptions): RateLimiter {
-  const settings = checkOptions(options);
+  let settings: RateLimitSettings;
+  try {
+    settings = checkOptions(options);
+  } catch (error) {
+    throw error instanceof TypeError ? new TypeError(`rateLimit: ${error.message}`) : error;
+  }
   const health = new StoreHealth(settings.logger);
   const buckets = new Buckets(settings);
   const taker = new Taker(buckets.bound, health);
@@ -100,4 +105,12 @@ export function rateLimit(options: RateLimitOptions): RateLimiter {
     },
     stats: () => ({ keys: buckets.bound.size, inFlight: inFlight?.size ?? 0 }),
   };
+}
+
+/**
+ * Checks rate-limit options read from a file without building anything: a TypeError names the bad key as a path
+ * from `root` (for toolwire.json, "policy.rateLimits"). rateLimit() runs the same checks.
+ */
+export function checkRateLimitOptions(value: unknown, root: string): void {
+  checkOptions(value, root);
 }

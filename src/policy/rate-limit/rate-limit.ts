@@ -82,6 +82,8 @@ export function rateLimit(options: RateLimitOptions): RateLimiter {
       list = buckets.requestBuckets;
     } else if (countAll) list = buckets.requestBuckets;
     else return next();
+    const slots = tool === undefined ? undefined : inFlight;
+    if (tool === undefined && list.length === 0) return next(); // a tools/call naming nothing, and no total
     if (closed) throw unavailable();
     if (tool !== undefined) {
       try {
@@ -90,9 +92,8 @@ export function rateLimit(options: RateLimitOptions): RateLimiter {
         health.failed(error); // the store could not make this tool's counter
         throw unavailable();
       }
+      if (list.length === 0 && slots === undefined) return next(); // no limit names this tool
     }
-    const slots = tool === undefined ? undefined : inFlight;
-    if (list.length === 0 && slots === undefined) return next();
     const key = callerKey(request.caller, request.transport.remoteAddress);
     return slots === undefined ? counted(next, key, list) : capped(next, key, list, slots);
   };

@@ -8,7 +8,12 @@ import { after, before, describe, it } from 'node:test';
 import type { JsonObject } from '../../jsonrpc/index.js';
 import { ANONYMOUS_CALLER, type Caller } from '../../protocol/index.js';
 import { McpServer, silentLogger } from '../../server/index.js';
-import { listenHttp, type HttpChallenge, type HttpListening } from '../../transports/http/index.js';
+import {
+  createFetchHandler,
+  listenHttp,
+  type HttpChallenge,
+  type HttpListening,
+} from '../../transports/http/index.js';
 import { StdioServerTransport } from '../../transports/stdio/index.js';
 import { rateLimit, type RateLimitOptions } from './index.js';
 
@@ -194,6 +199,48 @@ describe('rate limits over HTTP (node adapter, loopback)', () => {
     assert.equal(passedAlice, 5);
     const refused = await modernCall(listening.url, 9, 'lookup', { authorization: 'Bearer alice-2' });
     assertRateLimited(refused, 'tool');
+  });
+});
+
+describe('rate limits behind the fetch handler (called directly)', () => {
+  const request = (id: number, from: string): Request =>
+    new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-test-peer': from,
+        ...modernHeaders('lookup'),
+      },
+      body: JSON.stringify(callBody(id, 'lookup', META)),
+    });
+  const statuses = async (
+    handle: (request: Request) => Promise<Response>,
+    from: string,
+  ): Promise<number[]> => {
+    const seen: number[] = [];
+    for (let i = 0; i < 3; i++) seen.push((await handle(request(i, from))).status);
+    return seen;
+  };
+
+  it('F2 anonymous callers count per address the clientAddress option reports, IPv6 per /64', async () => {
+    const handle = createFetchHandler(limitedServer({ perCall: { points: 2, durationSeconds: 600 } }), {
+      logger: silentLogger,
+      // A test stand-in for the runtime's peer address (never a client-writable header in production).
+      clientAddress: (req) => req.headers.get('x-test-peer') ?? undefined,
+    });
+    assert.deepEqual(await statuses(handle, '198.51.100.1'), [200, 200, 429]);
+    assert.deepEqual(await statuses(handle, '198.51.100.2'), [200, 200, 429]);
+    assert.deepEqual(await statuses(handle, '2001:db8:0:1::1'), [200, 200, 429]);
+    assert.deepEqual(await statuses(handle, '2001:db8:0:1::ffff'), [429, 429, 429]);
+  });
+
+  it('without clientAddress, every anonymous caller shares one bucket (anonymous:unknown)', async () => {
+    const handle = createFetchHandler(limitedServer({ perCall: { points: 2, durationSeconds: 600 } }), {
+      logger: silentLogger,
+    });
+    assert.deepEqual(await statuses(handle, '198.51.100.1'), [200, 200, 429]);
+    assert.deepEqual(await statuses(handle, '198.51.100.2'), [429, 429, 429]);
   });
 });
 

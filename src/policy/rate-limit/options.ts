@@ -42,6 +42,11 @@ export interface RateLimitOptions {
    * store (Redis, PostgreSQL) makes the limits hold across instances; maxKeys does not apply to it (its TTLs do).
    */
   store?: LimitStore;
+  /**
+   * How long a plugged-in store may take to answer a request's counts before the request is refused (503) as if the
+   * store had failed. Default 2,000 ms; the memory store answers at once and has none.
+   */
+  storeTimeoutMs?: number;
   /** Most keys the default memory store keeps over all buckets; past it the oldest windows are forgotten. Default 100,000. */
   maxKeys?: number;
   /** The clock for the memory store's key bound (ms). Default Date.now. */
@@ -59,12 +64,15 @@ export interface RateLimitSettings {
   readonly concurrency: number | undefined;
   readonly countAllRequests: boolean;
   readonly store: LimitStore | undefined;
+  readonly storeTimeoutMs: number;
   readonly maxKeys: number;
   readonly now: () => number;
   readonly logger: Logger;
 }
 
 export const DEFAULT_MAX_KEYS = 100_000;
+export const DEFAULT_STORE_TIMEOUT_MS = 2_000;
+const MAX_STORE_TIMEOUT_MS = 60_000;
 const MAX_POINTS = 1_000_000_000;
 /** A year: a longer window is a typo, and some stores need whole seconds that fit a 32-bit TTL. */
 const MAX_DURATION_SECONDS = 366 * 24 * 3600;
@@ -81,6 +89,7 @@ const KNOWN_OPTIONS: readonly (keyof RateLimitOptions)[] = [
   'concurrency',
   'countAllRequests',
   'store',
+  'storeTimeoutMs',
   'maxKeys',
   'now',
   'logger',
@@ -215,6 +224,16 @@ export function checkOptions(options: unknown, root = 'options'): RateLimitSetti
     countAllRequests: countAllRequests as boolean,
     store:
       options.store === undefined ? undefined : checkFunction<LimitStore>(options.store, `${root}.store`),
+    storeTimeoutMs:
+      options.storeTimeoutMs === undefined
+        ? DEFAULT_STORE_TIMEOUT_MS
+        : integerIn(
+            options.storeTimeoutMs,
+            1,
+            MAX_STORE_TIMEOUT_MS,
+            `${root}.storeTimeoutMs`,
+            'a whole number of milliseconds',
+          ),
     maxKeys:
       options.maxKeys === undefined
         ? DEFAULT_MAX_KEYS

@@ -44,7 +44,11 @@ export function rateLimit(options: RateLimitOptions): RateLimiter {
   }
   const health = new StoreHealth(settings.logger);
   const buckets = new Buckets(settings);
-  const taker = new Taker(buckets.bound, health);
+  const taker = new Taker(
+    buckets.bound,
+    health,
+    settings.store === undefined ? undefined : settings.storeTimeoutMs,
+  );
   const inFlight = settings.concurrency === undefined ? undefined : new InFlight(settings.concurrency);
   const countAll = settings.countAllRequests;
   let closed = false;

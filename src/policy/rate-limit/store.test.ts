@@ -113,6 +113,51 @@ describe('rate limits: a failing store fails closed', () => {
   });
 });
 
+describe('rate limits: a store that hangs', () => {
+  it('F4 no answer within storeTimeoutMs: 503 and the slot freed; what the store counts later is given back', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const logger = capturingLogger();
+    const late: Array<() => void> = [];
+    const rewarded: string[] = [];
+    const server = toolServer();
+    const limiter = rateLimit({
+      perCall: { points: 5, durationSeconds: 60 },
+      concurrency: 1,
+      storeTimeoutMs: 300,
+      logger,
+      store: (name, limit) => {
+        const memory = new RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds });
+        const consume = memory.consume.bind(memory);
+        const reward = memory.reward.bind(memory);
+        // Like a client whose connection is down: the command waits, and is only sent once it is back.
+        memory.consume = (key) =>
+          new Promise((resolve, reject) => late.push(() => consume(key).then(resolve, reject)));
+        memory.reward = (key) => {
+          rewarded.push(`${name} ${key}`);
+          return reward(key);
+        };
+        return memory;
+      },
+    });
+    server.use(limiter.middleware);
+    const call = sharedConnection(server);
+    const answer = call('search', ALICE);
+    for (let turn = 0; turn < 1000 && late.length === 0; turn++) await Promise.resolve();
+    t.mock.timers.tick(299);
+    assert.equal(limiter.stats().inFlight, 1, 'still waiting for the store at 299 ms');
+    t.mock.timers.tick(1);
+    const refused = await answer;
+    assert.equal(refused.options.httpStatus, 503);
+    assert.equal(limitOf(refused), 'unavailable');
+    assert.equal(limiter.stats().inFlight, 0);
+    assert.match(logger.text(), /the counter store failed[^]*did not answer within 300 ms/);
+    // The store comes back and runs the queued command: that point is given back.
+    late.shift()?.();
+    for (let turn = 0; turn < 1000 && rewarded.length === 0; turn++) await Promise.resolve();
+    assert.deepEqual(rewarded, ['tool:search bearer:alice']);
+  });
+});
+
 describe('rate limits: a plugged-in store', () => {
   it('store(name, limit) is asked once per bucket, with the names the scale-out stores will prefix', async () => {
     const made: string[] = [];

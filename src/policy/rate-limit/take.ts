@@ -32,25 +32,60 @@ function attempt(run: () => Promise<RateLimiterRes>): Promise<RateLimiterRes> {
 
 const ignore = (): void => undefined;
 
+/** Every consume's outcome, or undefined when `ms` passed first. */
+function settleWithin(
+  pending: readonly Promise<RateLimiterRes>[],
+  ms: number,
+): Promise<PromiseSettledResult<RateLimiterRes>[] | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms, undefined);
+    void Promise.allSettled(pending).then((settled) => {
+      clearTimeout(timer);
+      resolve(settled);
+    });
+  });
+}
+
 export class Taker {
   readonly #bound: KeyBound;
   readonly #health: StoreHealth;
+  /** How long a plugged-in store may take to answer; undefined for the memory store, which answers at once. */
+  readonly #timeoutMs: number | undefined;
 
-  constructor(bound: KeyBound, health: StoreHealth) {
+  constructor(bound: KeyBound, health: StoreHealth, timeoutMs: number | undefined) {
     this.#bound = bound;
     this.#health = health;
+    this.#timeoutMs = timeoutMs;
   }
 
   /**
    * Takes one point for `key` from every bucket of `list`, in parallel (one round trip to a remote store), or
-   * throws the Denial to answer with: the refusing limit that frees last (429), or 503 when a store failed.
-   * Each store's consume is atomic on its own, so N parallel requests against a limit of N admit exactly N. Under a
-   * race, a call may be refused by a point another refused call is about to give back; none is ever admitted over.
+   * throws the Denial to answer with: the refusing limit that frees last (429), or 503 when a store failed or did
+   * not answer in time. Each store's consume is atomic on its own, so N parallel requests against a limit of N
+   * admit exactly N. Under a race, a call may be refused by a point another refused call is about to give back;
+   * none is ever admitted over.
    */
   async take(list: readonly Bucket[], key: string): Promise<void> {
-    const settled = await Promise.allSettled(
-      list.map((bucket) => attempt(() => bucket.limiter.consume(key))),
-    );
+    const pending = list.map((bucket) => attempt(() => bucket.limiter.consume(key)));
+    const settled =
+      this.#timeoutMs === undefined
+        ? await Promise.allSettled(pending)
+        : await settleWithin(pending, this.#timeoutMs);
+    if (settled === undefined) {
+      // A store that hangs (a connection that queues commands) must not hold the request, nor its concurrency
+      // slot: refused now, and whatever the store counts once it answers is given back then.
+      pending.forEach((consumed, index) => {
+        const bucket = list[index] as Bucket; // one pending consume per bucket
+        consumed.then(
+          () => this.#refund(bucket, key),
+          (reason: unknown) => {
+            if (isRefusal(reason)) this.#refund(bucket, key);
+          },
+        );
+      });
+      this.#health.failed(new Error(`the store did not answer within ${this.#timeoutMs} ms`));
+      throw unavailable();
+    }
     let refused: Bucket | undefined;
     let waitMs = 0;
     let failure: { error: unknown } | undefined;
@@ -74,8 +109,7 @@ export class Taker {
     for (let index = 0; index < list.length; index++) {
       const outcome = settled[index] as PromiseSettledResult<RateLimiterRes>;
       if (outcome.status === 'rejected' && !isRefusal(outcome.reason)) continue;
-      const bucket = list[index] as Bucket;
-      attempt(() => bucket.limiter.reward(key)).then((res) => this.#seen(bucket, key, res), ignore);
+      this.#refund(list[index] as Bucket, key);
     }
     if (failure !== undefined) {
       this.#health.failed(failure.error);
@@ -84,6 +118,10 @@ export class Taker {
     this.#health.ok();
     const bucket = refused as Bucket; // not undefined: no failure, so something refused
     throw overLimit(bucket.describe, bucket.kind, waitMs);
+  }
+
+  #refund(bucket: Bucket, key: string): void {
+    attempt(() => bucket.limiter.reward(key)).then((res) => this.#seen(bucket, key, res), ignore);
   }
 
   #seen(bucket: Bucket, key: string, res: RateLimiterRes): void {

@@ -47,9 +47,15 @@ export interface RateLimitOptions {
    * store had failed. Default 2,000 ms; the memory store answers at once and has none.
    */
   storeTimeoutMs?: number;
-  /** Most keys the default memory store keeps over all buckets; past it the oldest windows are forgotten. Default 100,000. */
+  /**
+   * Most keys the default memory store keeps over all buckets (about 650 bytes each); past it the oldest windows are
+   * forgotten, so those callers start afresh. Default 100,000.
+   */
   maxKeys?: number;
-  /** The clock for the memory store's key bound (ms). Default Date.now. */
+  /**
+   * The clock (ms) the key bound uses to tell ended windows. Default Date.now, which RateLimiterMemory reads itself:
+   * a clock that disagrees with it only makes the bound drop ended windows early or late. Tests fake Date instead.
+   */
   now?: () => number;
   /** Where a failing store is reported (once per outage). Default: stderr, as the server's default logger. */
   logger?: Logger;

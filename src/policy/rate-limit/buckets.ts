@@ -4,7 +4,8 @@
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ToolTarget } from '../../server/index.js';
 import { KeyBound } from './key-bound.js';
-import { ANNOTATION_CLASSES, type AnnotationClass, type Limit, type RateLimitSettings } from './options.js';
+import { ANNOTATION_CLASSES, annotationClasses, type AnnotationClass } from '../scopes/annotation-classes.js';
+import type { Limit, RateLimitSettings } from './options.js';
 
 /** One limit and the counter behind it. */
 export interface Bucket {
@@ -20,17 +21,6 @@ export interface Bucket {
   readonly limiter: RateLimiterAbstract;
   /** Whether the key bound tracks it (the default memory store). */
   readonly bounded: boolean;
-}
-
-/** The classes a tool is in, by its annotations and the spec's defaults (readOnlyHint false, the others true). */
-export function classesOf(target: ToolTarget): AnnotationClass[] {
-  const annotations = target.annotations;
-  const readOnly = annotations?.readOnlyHint === true;
-  const classes: AnnotationClass[] = [];
-  if (readOnly) classes.push('read-only');
-  else if (annotations?.destructiveHint !== false) classes.push('destructive');
-  if (annotations?.openWorldHint !== false) classes.push('open-world');
-  return classes;
 }
 
 const perWindow = (limit: Limit, noun = 'call'): string =>
@@ -78,7 +68,9 @@ export class Buckets {
     const list: Bucket[] = [];
     const own = this.#tool(target.name);
     if (own !== undefined) list.push(own);
-    for (const name of classesOf(target)) {
+    const trust = this.#settings.trustAnnotations;
+    const trusted = typeof trust === 'function' ? trust(target) === true : trust;
+    for (const name of annotationClasses(target, trusted)) {
       const bucket = this.#classes.get(name);
       if (bucket !== undefined) list.push(bucket);
     }

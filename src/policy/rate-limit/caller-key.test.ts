@@ -1,11 +1,10 @@
-// Who a rate limit counts against (threat F2): the verified principal, or the anonymous caller's address group;
-// and the annotation classes a tool counts in.
+// Who a rate limit counts against (threat F2): the verified principal, or the anonymous caller's address group.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ANONYMOUS_CALLER } from '../../protocol/index.js';
-import { ALICE, callerOf, sharedConnection, toolServer } from '../../../test/support/rate-limit-fixtures.js';
-import { callerKey, classesOf } from './index.js';
+import { ALICE, callerOf } from '../../../test/support/rate-limit-fixtures.js';
+import { callerKey } from './index.js';
 
 describe('rate limits: callerKey', () => {
   it('F2 an authenticated caller is via:subject, whatever the address or client id', () => {
@@ -33,20 +32,5 @@ describe('rate limits: callerKey', () => {
     assert.match(key, /^bearer:#[A-Za-z0-9_-]{43}$/);
     assert.equal(callerKey(callerOf('s'.repeat(10_000))), key);
     assert.notEqual(callerKey(callerOf('s'.repeat(10_001))), key);
-  });
-
-  it('classes follow the annotations and the spec defaults (no annotations: destructive and open-world)', () => {
-    const server = toolServer();
-    const seen = new Map<string, string[]>();
-    server.use((request, next) => {
-      if (request.target?.kind === 'tool') seen.set(request.target.name, classesOf(request.target));
-      return next();
-    });
-    const call = sharedConnection(server);
-    return Promise.all(['search', 'delete_file', 'wipe'].map((name) => call(name, ALICE))).then(() => {
-      assert.deepEqual(seen.get('search'), ['read-only']);
-      assert.deepEqual(seen.get('delete_file'), ['destructive']);
-      assert.deepEqual(seen.get('wipe'), ['destructive', 'open-world']);
-    });
   });
 });

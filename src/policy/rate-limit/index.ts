@@ -2,6 +2,5 @@
 
 export { checkRateLimitOptions, rateLimit, type RateLimiter, type RateLimitStats } from './rate-limit.js';
 export { callerKey } from './caller-key.js';
-export { classesOf } from './buckets.js';
-export type { AnnotationClass, Limit, LimitStore, RateLimitOptions } from './options.js';
+export type { AnnotationClass, AnnotationTrust, Limit, LimitStore, RateLimitOptions } from './options.js';
 export type { RateLimitedData } from './refusals.js';

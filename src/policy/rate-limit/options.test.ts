@@ -32,7 +32,7 @@ describe('rate limits: options are checked at construction, each error names the
     ],
     [
       { classes: { readonly: { points: 1, durationSeconds: 1 } } },
-      'rateLimit: options.classes has "readonly", which is no annotation class (read-only, destructive, open-world)',
+      'rateLimit: options.classes has "readonly", which is no annotation class (read-only, destructive, non-destructive, idempotent, open-world)',
     ],
     [
       { concurrency: -1 },
@@ -57,7 +57,7 @@ describe('rate limits: options are checked at construction, each error names the
     ],
     [
       { concurrency: 1, perTool: {} },
-      'rateLimit: options.perTool is not an option (known: perCall, tools, classes, total, concurrency, countAllRequests, store, storeTimeoutMs, maxKeys, now, logger)',
+      'rateLimit: options.perTool is not an option (known: perCall, tools, classes, trustAnnotations, total, concurrency, countAllRequests, store, storeTimeoutMs, maxKeys, now, logger)',
     ],
     [null, 'rateLimit: options must be an object, got null'],
     [
@@ -85,7 +85,7 @@ describe('rate limits: options read from a file', () => {
     );
     assert.throws(() => checkRateLimitOptions({ perCall: {}, burst: 3 }, 'policy.rateLimits'), {
       message:
-        'policy.rateLimits.burst is not an option (known: perCall, tools, classes, total, concurrency, countAllRequests, store, storeTimeoutMs, maxKeys, now, logger)',
+        'policy.rateLimits.burst is not an option (known: perCall, tools, classes, trustAnnotations, total, concurrency, countAllRequests, store, storeTimeoutMs, maxKeys, now, logger)',
     });
     checkRateLimitOptions(
       {

@@ -2,6 +2,8 @@
 
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { stderrLogger, type Logger } from '../../server/index.js';
+import { ANNOTATION_CLASSES, type AnnotationClass } from '../scopes/annotation-classes.js';
+import type { AnnotationTrust } from '../scopes/index.js';
 
 /** `points` calls per window of `durationSeconds`, counted from the first call of the window. */
 export interface Limit {
@@ -9,17 +11,9 @@ export interface Limit {
   durationSeconds: number;
 }
 
-/**
- * What a tool's annotations say it is. A tool may be in several classes; one without annotations is destructive and
- * open-world (the spec's defaults), and `destructiveHint` means nothing on a read-only tool.
- */
-export type AnnotationClass = 'read-only' | 'destructive' | 'open-world';
-
-export const ANNOTATION_CLASSES: readonly AnnotationClass[] = Object.freeze([
-  'read-only',
-  'destructive',
-  'open-world',
-]);
+// The classes are the scope rules' own (policy/scopes): one reading of the hints for every policy piece. A tool may
+// be in several; one without annotations is destructive and open-world (the spec's defaults).
+export type { AnnotationClass, AnnotationTrust };
 
 /** Makes the counter behind one bucket: `name` is "tool:<tool name>", "class:<class>" or "total". */
 export type LimitStore = (name: string, limit: Limit) => RateLimiterAbstract;
@@ -31,6 +25,11 @@ export interface RateLimitOptions {
   tools?: Readonly<Record<string, Limit>>;
   /** One bucket per annotation class per caller key, shared by every tool of that class. */
   classes?: Partial<Record<AnnotationClass, Limit>>;
+  /**
+   * Whether tools' own annotations decide their classes, as for scope rules. Default true (the server's own tools);
+   * false, or a function answering false, for untrusted upstreams: those tools count as destructive and open-world.
+   */
+  trustAnnotations?: AnnotationTrust;
   /** One bucket per caller key over all tools/call requests (every request when `countAllRequests`). */
   total?: Limit;
   /** Most tools/call requests one caller key may have in flight; a slot frees when the call ends, is cancelled or times out. */
@@ -66,6 +65,7 @@ export interface RateLimitSettings {
   readonly perCall: Limit | undefined;
   readonly tools: ReadonlyMap<string, Limit>;
   readonly classes: ReadonlyMap<AnnotationClass, Limit>;
+  readonly trustAnnotations: AnnotationTrust;
   readonly total: Limit | undefined;
   readonly concurrency: number | undefined;
   readonly countAllRequests: boolean;
@@ -91,6 +91,7 @@ const KNOWN_OPTIONS: readonly (keyof RateLimitOptions)[] = [
   'perCall',
   'tools',
   'classes',
+  'trustAnnotations',
   'total',
   'concurrency',
   'countAllRequests',
@@ -200,6 +201,12 @@ export function checkOptions(options: unknown, root = 'options'): RateLimitSetti
   const perCall = options.perCall === undefined ? undefined : checkLimit(options.perCall, `${root}.perCall`);
   const tools = checkTools(options.tools, root);
   const classes = checkClasses(options.classes, root);
+  const trustAnnotations = options.trustAnnotations ?? true;
+  if (typeof trustAnnotations !== 'boolean' && typeof trustAnnotations !== 'function') {
+    fail(
+      `${root}.trustAnnotations must be true, false or a function of the tool, got ${show(trustAnnotations)}`,
+    );
+  }
   const total = options.total === undefined ? undefined : checkLimit(options.total, `${root}.total`);
   const concurrency =
     options.concurrency === undefined
@@ -225,6 +232,7 @@ export function checkOptions(options: unknown, root = 'options'): RateLimitSetti
     perCall,
     tools,
     classes,
+    trustAnnotations: trustAnnotations as AnnotationTrust,
     total,
     concurrency,
     countAllRequests: countAllRequests as boolean,

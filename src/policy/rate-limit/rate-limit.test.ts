@@ -7,6 +7,7 @@ import { connect, modern } from '../../../test/support/harness.js';
 import {
   ALICE,
   BOB,
+  callerOf,
   limited,
   limitOf,
   passed,
@@ -15,6 +16,7 @@ import {
   toolServer,
 } from '../../../test/support/rate-limit-fixtures.js';
 import { silentLogger, type Middleware } from '../../server/index.js';
+import { scopes } from '../scopes/index.js';
 import { rateLimit } from './index.js';
 
 describe('rate limits: buckets', () => {
@@ -33,6 +35,32 @@ describe('rate limits: buckets', () => {
     assert.equal(await passes(call, 'search', ALICE, 3), 3);
     assert.equal(await passes(call, 'lookup', ALICE, 3), 1);
     assert.equal(await passes(call, 'delete_file', ALICE, 3), 3);
+  });
+
+  it('class buckets follow the annotations and the spec defaults: no annotations is destructive and open-world', async () => {
+    const call = limited({
+      classes: {
+        destructive: { points: 2, durationSeconds: 60 },
+        'open-world': { points: 3, durationSeconds: 60 },
+        'non-destructive': { points: 1, durationSeconds: 60 },
+      },
+    });
+    assert.equal(await passes(call, 'delete_file', ALICE, 3), 2); // destructive, closed world
+    assert.equal(await passes(call, 'wipe', ALICE, 3), 0); // unannotated: destructive (spent) and open-world
+    assert.equal(await passes(call, 'search', ALICE, 3), 1); // read-only: non-destructive
+  });
+
+  it('C4 untrusted annotations (trustAnnotations false): a tool claiming read-only counts as destructive', async () => {
+    const call = limited({
+      trustAnnotations: (tool) => tool.name !== 'search',
+      classes: {
+        destructive: { points: 2, durationSeconds: 60 },
+        'read-only': { points: 9, durationSeconds: 60 },
+      },
+    });
+    assert.equal(await passes(call, 'search', ALICE, 2), 2);
+    assert.equal(limitOf(await call('lookup', ALICE)), undefined, 'lookup is trusted: read-only');
+    assert.equal(limitOf(await call('delete_file', ALICE)), 'class:destructive');
   });
 
   it('a per-tool override replaces perCall for that tool', async () => {
@@ -153,6 +181,23 @@ describe('rate limits: buckets', () => {
     for (let i = 0; i < 10; i++) assert.equal((await call('search', ALICE)).body.error?.code, -31003);
     granted = true;
     assert.equal(await passes(call, 'search', ALICE, 5), 3, 'the bucket did not move while scopes refused');
+  });
+
+  it('F2 with the real scopes middleware first: a caller lacking the scope gets 403 and never burns the budget', async () => {
+    const server = toolServer();
+    const access = scopes({ rules: [{ tools: ['*'], see: [], call: ['tools:call'] }] });
+    server.addVisibility(access.visibility);
+    server.use(access.middleware);
+    server.use(rateLimit({ perCall: { points: 3, durationSeconds: 60 }, logger: silentLogger }).middleware);
+    const call = sharedConnection(server);
+    const without = callerOf('carol');
+    for (let i = 0; i < 10; i++) {
+      const refused = await call('search', without);
+      assert.equal(refused.body.error?.code, -31003);
+      assert.equal(refused.options.httpStatus, 403);
+    }
+    // The same principal, now holding the scope (a new token: same via and subject, so the same bucket).
+    assert.equal(await passes(call, 'search', callerOf('carol', 'bearer', ['tools:call']), 5), 3);
   });
 
   it('F2 the window ends: the budget comes back once durationSeconds have passed', async (t) => {

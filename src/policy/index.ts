@@ -1,0 +1,49 @@
+// The policy layer's public API (`toolwire/policy`): authenticators for the HTTP edge (OAuth resource server, API
+// keys), per-tool scopes, rate limits, and createPolicy/loadPolicy, which put them together in the order the
+// pipeline wants them.
+
+export { createPolicy, loadPolicy, type Policy, type PolicyOptions } from './policy.js';
+export { credentials, type CredentialsOptions } from './authenticate.js';
+export { credentialInQuery, presentedCredential, quoteParameter, type Presented } from './credentials.js';
+export {
+  ASYMMETRIC_ALGORITHMS,
+  bearer,
+  type Bearer,
+  type BearerOptions,
+  type VerifyOutcome,
+} from './bearer/index.js';
+export {
+  ApiKeysError,
+  KeysFileChangedError,
+  apiKeys,
+  createApiKey,
+  hashKey,
+  loadApiKeys,
+  readKeysFile,
+  writeKeysFile,
+  type ApiKeyRecord,
+  type ApiKeys,
+  type ApiKeysOptions,
+  type NewApiKey,
+} from './api-keys/index.js';
+export {
+  ScopeRuleError,
+  defaultStepUpHeaders,
+  scopes,
+  type AnnotationClass,
+  type Decision,
+  type ScopeRule,
+  type Scopes,
+  type ScopesOptions,
+} from './scopes/index.js';
+export {
+  callerKey,
+  checkRateLimitOptions,
+  rateLimit,
+  type Limit,
+  type LimitStore,
+  type RateLimitOptions,
+  type RateLimitedData,
+  type RateLimiter,
+  type RateLimitStats,
+} from './rate-limit/index.js';

@@ -1,0 +1,119 @@
+// The access half of the policy layer put together: who is calling (OAuth and API keys at the HTTP edge), what they
+// may see and call (scopes: a visibility rule and middleware), and how often (rate limits, after the scopes so a
+// caller without scope never burns a budget). One object to install on a server and to spread into HTTP options.
+
+import { type Caller, LOCAL_CALLER } from '../protocol/index.js';
+import type { Logger, McpServer } from '../server/index.js';
+import type { HttpAuthenticate, HttpRoute } from '../transports/http/index.js';
+import {
+  type ApiKeys,
+  type ApiKeysOptions,
+  apiKeys as createApiKeys,
+  loadApiKeys,
+} from './api-keys/index.js';
+import { credentials } from './authenticate.js';
+import { type Bearer, type BearerOptions, bearer as createBearer } from './bearer/index.js';
+import { type RateLimitOptions, type RateLimiter, rateLimit } from './rate-limit/index.js';
+import { type Scopes, type ScopesOptions, scopes as createScopes } from './scopes/index.js';
+
+export interface PolicyOptions {
+  /** OAuth 2.1 resource server: JWT access tokens (JWKS) and opaque ones (introspection). */
+  oauth?: BearerOptions;
+  /** API keys (only their hashes), beside or instead of OAuth. */
+  apiKeys?: ApiKeysOptions;
+  /** Requests without credentials go on as the anonymous caller instead of getting 401. Default false. */
+  anonymous?: boolean;
+  /** Per-tool scopes, deny by default: required once a policy is configured. */
+  scopes: ScopesOptions;
+  /** Rate limits, quotas and concurrency caps; none when absent. */
+  rateLimits?: RateLimitOptions;
+  /**
+   * The scopes of the process that started a stdio server (the local user). Default none: with a policy, a stdio
+   * client sees what rules with empty `see` scopes show, like any caller.
+   */
+  localScopes?: readonly string[];
+  /** Where the pieces report outages of the authorization server or the rate-limit store (never a token). */
+  logger?: Logger;
+}
+
+/** A configured policy: install it on the server, spread `http` into the HTTP options, pass `stdio` to serveStdio. */
+export interface Policy {
+  /** The HTTP edge hooks: `authenticate` (absent when neither OAuth nor API keys are set) and metadata routes. */
+  readonly http: { authenticate?: HttpAuthenticate; routes?: Record<string, HttpRoute> };
+  /** The stdio transport's options: the local caller with `localScopes`. */
+  readonly stdio: { caller: Caller };
+  readonly bearer: Bearer | undefined;
+  readonly apiKeys: ApiKeys | undefined;
+  readonly scopes: Scopes;
+  readonly rateLimiter: RateLimiter | undefined;
+  /** Adds the visibility rule and the middleware (scopes, then rate limits) to a server. */
+  install(server: McpServer): McpServer;
+  /** Stops timers and caches. */
+  close(): void;
+}
+
+function build(options: PolicyOptions, keys: ApiKeys | undefined): Policy {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('policy: options must be an object');
+  if (options.scopes === undefined) {
+    throw new TypeError(
+      'policy: scopes is required: with a policy every tool is hidden unless a rule grants it (e.g. { rules: [{ tools: ["*"], see: [] }] })',
+    );
+  }
+  const bearer = options.oauth === undefined ? undefined : createBearer(options.oauth);
+  const scopes = createScopes({
+    ...options.scopes,
+    ...(bearer !== undefined &&
+      options.scopes.stepUpHeaders === undefined && { stepUpHeaders: bearer.stepUpHeaders }),
+  });
+  const rateLimiter = options.rateLimits === undefined ? undefined : rateLimit(options.rateLimits);
+  const authenticate =
+    bearer === undefined && keys === undefined
+      ? undefined
+      : credentials({
+          ...(bearer && { bearer }),
+          ...(keys && { apiKeys: keys }),
+          anonymous: options.anonymous ?? false,
+        });
+  const local =
+    options.localScopes === undefined || options.localScopes.length === 0
+      ? LOCAL_CALLER
+      : Object.freeze({ ...LOCAL_CALLER, scopes: Object.freeze([...options.localScopes]) });
+  const installed = new WeakSet<McpServer>();
+  return {
+    http: {
+      ...(authenticate !== undefined && { authenticate }),
+      ...(bearer !== undefined && { routes: bearer.routes }),
+    },
+    stdio: { caller: local },
+    bearer,
+    apiKeys: keys,
+    scopes,
+    rateLimiter,
+    install(server) {
+      if (installed.has(server)) throw new TypeError('policy: already installed on this server');
+      installed.add(server);
+      server.addVisibility(scopes.visibility);
+      server.use(scopes.middleware);
+      if (rateLimiter !== undefined) server.use(rateLimiter.middleware);
+      return server;
+    },
+    close() {
+      bearer?.close();
+      rateLimiter?.close();
+    },
+  };
+}
+
+/** A policy from options whose API keys (if any) are given inline. */
+export function createPolicy(options: PolicyOptions): Policy {
+  if (options.apiKeys?.file !== undefined) {
+    throw new TypeError('policy: apiKeys.file is read asynchronously: use loadPolicy(options)');
+  }
+  return build(options, options.apiKeys === undefined ? undefined : createApiKeys(options.apiKeys));
+}
+
+/** A policy whose API keys may come from a keys file. */
+export async function loadPolicy(options: PolicyOptions): Promise<Policy> {
+  return build(options, options.apiKeys === undefined ? undefined : await loadApiKeys(options.apiKeys));
+}

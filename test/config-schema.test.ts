@@ -18,8 +18,11 @@ const SCHEMA_FILE = new URL('../schema/toolwire.schema.json', import.meta.url);
 const committed = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Schema;
 const validate = new Ajv({ strict: true, strictRequired: false, allErrors: true }).compile(committed);
 
-/** Keys the reader leaves to other parts of toolwire (the client commands read mcpServers). */
-const NOT_READ_BY_SERVE = new Set(['mcpServers']);
+/**
+ * Keys whose cases are not generated here: the client commands read mcpServers, and "policy" (lists of objects,
+ * keys required together) has its own agreement test in policy-config.test.ts.
+ */
+const NOT_READ_BY_SERVE = new Set(['mcpServers', 'policy']);
 
 /** The reader's verdict: undefined when it accepts the config, else its message. */
 function readerSays(config: unknown): string | undefined {

@@ -1,6 +1,7 @@
 // `toolwire serve`: the ready server with its tool packs, over stdio (default) or Streamable HTTP.
 
 import { Option, type Command } from 'commander';
+import type { Policy } from '../policy/index.js';
 import { McpServer, stderrLogger, type ToolConfig } from '../server/index.js';
 import { HTTP_FIELDS, flagOf, type HttpField } from '../tools/http-config.js';
 import { ConfigError, loadServeConfig } from '../tools/index.js';
@@ -76,6 +77,17 @@ export function createReadyServer(version: string, tools: readonly ToolConfig[])
   return server;
 }
 
+/** One line on what guards the endpoint: the operator sees at startup that the policy is on, and which parts. */
+function describePolicy(policy: Policy): string {
+  const parts: string[] = [];
+  if (policy.bearer !== undefined) parts.push(`OAuth (metadata at ${policy.bearer.resourceMetadataUrl})`);
+  if (policy.apiKeys !== undefined) parts.push(`${policy.apiKeys.size} API key(s)`);
+  if (policy.http.authenticate === undefined) parts.push('anonymous callers');
+  parts.push('per-tool scopes');
+  if (policy.rateLimiter !== undefined) parts.push('rate limits');
+  return parts.join(', ');
+}
+
 const waitForSignal = (): Promise<void> =>
   new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -104,6 +116,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     return ExitCode.Usage;
   }
   let server: McpServer;
+  let policy: Policy | undefined;
   try {
     const address = options.http === undefined ? undefined : parseAddress(options.http);
     // Before the user's modules load: their console output at load time must not reach the protocol stream either.
@@ -117,14 +130,27 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       logger: stderrLogger,
     });
     server = createReadyServer(io.version, loaded.tools);
+    if (loaded.policy !== undefined) {
+      try {
+        // Loaded only when a policy is configured: jose and the rate limiter cost startup time nobody else pays.
+        const { loadPolicy } = await import('../policy/index.js');
+        policy = await loadPolicy({ logger: stderrLogger, ...loaded.policy });
+      } catch (error) {
+        // The pieces check what the reader cannot (URLs, scope strings, globs, the keys file): a config mistake too.
+        throw new ConfigError(`policy: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      policy.install(server);
+    }
     if (address === undefined) {
       if (io.stdin?.isTTY === true) io.stderr.write(STDIO_TTY_NOTE);
-      const serving = await serveStdio(server);
+      const serving = await serveStdio(server, policy?.stdio);
       await serving.closed;
+      policy?.close();
       return ExitCode.Success;
     }
-    const listening = await listenHttp(server, { ...loaded.http, ...address });
+    const listening = await listenHttp(server, { ...loaded.http, ...policy?.http, ...address });
     io.stderr.write(`toolwire: listening on ${listening.url}\n`);
+    if (policy !== undefined) io.stderr.write(`toolwire: policy: ${describePolicy(policy)}\n`);
     io.stderr.write(`toolwire: roots: ${loaded.roots.list.join(', ')}\n`);
     io.stderr.write(
       `toolwire: tools: ${
@@ -137,6 +163,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     await waitForSignal();
     await server.close();
     await listening.close();
+    policy?.close();
     return ExitCode.Success;
   } catch (error) {
     const usage =

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { PolicyOptions } from '../policy/index.js';
 import type { Logger, ToolConfig } from '../server/index.js';
 import { MAX_TIMEOUT_MS } from '../server/tool-definition.js';
 import type { HttpOptions } from '../transports/http/index.js';
@@ -21,6 +22,8 @@ import {
 import { MCP_SERVERS_SCHEMA } from './mcp-servers-schema.js';
 import { ConfigError } from './pack.js';
 import { DEFAULT_PACKS, PACKS } from './packs.js';
+import { readPolicyConfig } from './policy-config.js';
+import { POLICY_SCHEMA } from './policy-schema.js';
 import { Roots } from './roots.js';
 
 /** The config file, checked: every pack's settings parsed, module paths and roots resolved against the file. */
@@ -36,9 +39,21 @@ export interface ServeConfig {
   packs: Record<string, unknown>;
   /** The "http" section by dotted path; flags override it. */
   http: HttpValues;
+  /** The "policy" section as the policy layer's options; absent when the file has none (no policy). */
+  policy?: PolicyOptions;
 }
 
-const TOP_KEYS = ['tools', 'roots', 'refuseHardLinks', 'timeouts', 'packs', 'http', 'mcpServers', '$schema'];
+const TOP_KEYS = [
+  'tools',
+  'roots',
+  'refuseHardLinks',
+  'timeouts',
+  'packs',
+  'http',
+  'policy',
+  'mcpServers',
+  '$schema',
+];
 
 export interface ServeSettings {
   /** Pack names or module paths from --tools (comma-separated, repeatable); overrides the config's "tools". */
@@ -79,6 +94,7 @@ export function readServeConfig(raw: unknown, file: string): ServeConfig {
   read.describe('$schema', 'For editors, e.g. "./node_modules/toolwire/schema/toolwire.schema.json".');
   if (read.has('$schema')) read.string('$schema', '', 'the path or URL of toolwire.schema.json', () => true);
   read.external('mcpServers', MCP_SERVERS_SCHEMA);
+  read.external('policy', POLICY_SCHEMA);
   const result: ServeConfig = {
     timeouts: read
       .describe('timeouts', 'Time limits per tool, by tool name, overriding what the tool declares.')
@@ -98,6 +114,8 @@ export function readServeConfig(raw: unknown, file: string): ServeConfig {
       ),
     ),
   };
+  const policy = readPolicyConfig(read.raw('policy'), file);
+  if (policy !== undefined) result.policy = policy;
   read.describe('tools', 'The packs and tool modules to serve. Default: calc, files, search, csv.');
   // Module paths, like roots, are relative to the config file, so the server can be started from anywhere.
   if (read.has('tools')) {
@@ -198,9 +216,13 @@ async function loadModule(entry: string, cwd: string): Promise<ToolConfig[]> {
 }
 
 /** The tools to serve, the roots they are confined to, and the HTTP transport's options. */
-export async function loadServeConfig(
-  settings: ServeSettings,
-): Promise<{ tools: ToolConfig[]; roots: Roots; packs: string[]; http: HttpOptions }> {
+export async function loadServeConfig(settings: ServeSettings): Promise<{
+  tools: ToolConfig[];
+  roots: Roots;
+  packs: string[];
+  http: HttpOptions;
+  policy: PolicyOptions | undefined;
+}> {
   const file =
     settings.config === undefined
       ? readServeConfig(undefined, settings.cwd)
@@ -246,5 +268,6 @@ export async function loadServeConfig(
     roots,
     packs,
     http,
+    policy: file.policy,
   };
 }

@@ -193,3 +193,21 @@ test('examples/policy-hooks.ts: a challenge without a token, metadata beside the
     await listening.close();
   }
 });
+
+test('examples/protect-server.ts: allowed, step-up 403 and rate-limited 429, as its README section shows', () => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'examples/protect-server.ts'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  assert.equal(lines.length, 5, run.stdout);
+  assert.equal(lines[0], 'list_notes: 200 buy milk');
+  assert.match(
+    lines[1] ?? '',
+    /^clear_notes: 403 Forbidden: tool "clear_notes" needs the scope\(s\) notes:write \[Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", scope="notes:write", error="insufficient_scope"/,
+  );
+  assert.equal(lines[2], 'list_notes: 200 buy milk');
+  assert.equal(lines[3], 'list_notes: 200 buy milk');
+  assert.match(lines[4] ?? '', /^list_notes: 429 Rate limited: .* \[\d+\]$/);
+});

@@ -40,6 +40,7 @@ import {
   stdioCallLine,
 } from './lib/workloads.mjs';
 import { printReport } from './lib/report.mjs';
+import { benchPolicy } from './lib/policy.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -121,6 +122,11 @@ function machine(wrk) {
   };
 }
 
+/** The servers a workload runs on: its own list (policy rows are toolwire's alone), among those picked. */
+const serversOf = (workload, opts) => opts.servers.filter((name) => workload.servers?.includes(name) ?? true);
+/** Which started HTTP server a workload uses. */
+const httpKey = (name, workload) => `${name}/${workload.tools}${workload.policy ? '/policy' : ''}`;
+
 /** One HTTP measurement against one server: opens a session first when the workload needs one. */
 async function measureHttp(wrk, server, workload, seconds) {
   const session = workload.legacy ? await openLegacySession(server.url) : {};
@@ -131,7 +137,7 @@ async function measureHttp(wrk, server, workload, seconds) {
       url: server.url,
       connections: workload.connections,
       seconds,
-      ...httpRequest(workload, session),
+      ...httpRequest(workload, session, server.authorization),
     });
     if (sampler !== undefined) result.rssPeakMiB = sampler();
     return result;
@@ -163,14 +169,18 @@ async function benchmark(opts, wrk) {
   const started = [];
   const log = (text) => process.stderr.write(`${text}\n`);
   try {
-    for (const tools of new Set(workloads.filter((w) => w.kind === 'http').map((w) => w.tools))) {
-      for (const name of opts.servers) {
-        const server = await startHttpServer(name, tools);
+    const policy = workloads.some((w) => w.policy) ? await benchPolicy() : undefined;
+    for (const workload of workloads.filter((w) => w.kind === 'http')) {
+      for (const name of serversOf(workload, opts)) {
+        const key = httpKey(name, workload);
+        if (http.has(key)) continue;
+        const server = await startHttpServer(name, workload.tools, [], workload.policy ? policy.env : {});
+        if (workload.policy) server.authorization = policy.authorization;
         started.push(server.child);
-        await checkHttpCall(server.url);
+        await checkHttpCall(server.url, server.authorization);
         await new Promise((resolve) => setTimeout(resolve, 300));
-        idle[`${name}/${tools}`] = rssMiB(server.pid);
-        http.set(`${name}/${tools}`, server);
+        if (!workload.policy) idle[`${name}/${workload.tools}`] = rssMiB(server.pid);
+        http.set(key, server);
       }
     }
     if (workloads.some((w) => w.kind === 'stdio')) {
@@ -182,8 +192,7 @@ async function benchmark(opts, wrk) {
     }
 
     const run = async (name, workload, seconds) => {
-      const server =
-        workload.kind === 'http' ? http.get(`${name}/${workload.tools}`) : stdio.get(name).server;
+      const server = workload.kind === 'http' ? http.get(httpKey(name, workload)) : stdio.get(name).server;
       const before = cpuSeconds(server.pid);
       const result =
         workload.kind === 'http'
@@ -199,14 +208,14 @@ async function benchmark(opts, wrk) {
 
     log(`bench: warming up (${opts.warmSeconds} s per workload and server)`);
     for (const workload of workloads)
-      for (const name of opts.servers) await run(name, workload, opts.warmSeconds);
+      for (const name of serversOf(workload, opts)) await run(name, workload, opts.warmSeconds);
 
     const runs = []; // { round, workload, server, ...result }
     const startups = []; // { round, tools, server, ms }
     for (let round = 1; round <= opts.rounds; round++) {
       log(`bench: round ${round} of ${opts.rounds}`);
       for (const workload of workloads) {
-        for (const name of opts.servers) {
+        for (const name of serversOf(workload, opts)) {
           const result = await run(name, workload, opts.seconds);
           runs.push({ round, workload: workload.id, server: name, ...result });
           if (result.errors > 0)
@@ -243,9 +252,11 @@ async function profile(opts, wrk) {
   const flags = ['--cpu-prof', '--cpu-prof-dir', dir];
   process.stderr.write(`bench: profiling ${name} under ${workload.id} for ${seconds} s\n`);
   if (workload.kind === 'http') {
-    const server = await startHttpServer(name, workload.tools, flags);
+    const policy = workload.policy ? await benchPolicy() : undefined;
+    const server = await startHttpServer(name, workload.tools, flags, policy?.env ?? {});
+    server.authorization = policy?.authorization;
     try {
-      await checkHttpCall(server.url);
+      await checkHttpCall(server.url, server.authorization);
       const result = await measureHttp(wrk, server, workload, seconds);
       process.stderr.write(`bench: ${Math.round(result.rps)} req/s, ${result.errors} errors\n`);
     } finally {

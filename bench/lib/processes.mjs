@@ -16,9 +16,12 @@ export function serverCommand(name, transport, tools, nodeFlags = []) {
 }
 
 /** Starts an HTTP server and waits for the `port=<n>` line it prints once listening (60 s at most). */
-export async function startHttpServer(name, tools, nodeFlags = []) {
+export async function startHttpServer(name, tools, nodeFlags = [], env = {}) {
   const [command, args] = serverCommand(name, 'http', tools, nodeFlags);
-  const child = spawn(command, [...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, [...args, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk) => {

@@ -91,6 +91,16 @@ function judgeTargets(summary) {
       `${times(cost)} bare (target ≤ 1.5×)`,
     );
   }
+  const on = summary['call-c16-policy']?.toolwire;
+  const off = summary['call-c16']?.toolwire;
+  if (on !== undefined && off !== undefined) {
+    const share = ratio(on.rps, off.rps);
+    add(
+      'HTTP tools/call c=16, policy on (JWT + scopes + rate limit)',
+      share >= 0.85,
+      `${(share * 100).toFixed(0)} % of the same server without policy (target ≥ 85 %), p99 ${times(ratio(on.p99Ms, off.p99Ms))} its p99, CPU per answer ${times(ratio(on.cpuUsPerRequest, off.cpuUsPerRequest))}`,
+    );
+  }
   const load = summary['call-c64'];
   if (load?.toolwire?.rssPeakMiB !== undefined && load.bare?.rssPeakMiB !== undefined) {
     const cost = ratio(load.toolwire.rssPeakMiB, load.bare.rssPeakMiB);

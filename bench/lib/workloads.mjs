@@ -83,12 +83,26 @@ export const WORKLOADS = [
     connections: 16,
     legacy: true,
   },
+  {
+    // toolwire only: the same server as call-c16's, with its policy on; the report sets the two side by side.
+    id: 'call-c16-policy',
+    title: 'HTTP tools/call, c=16, policy on (JWT + scopes + rate limit)',
+    kind: 'http',
+    tools: 10,
+    connections: 16,
+    policy: true,
+    servers: ['toolwire'],
+  },
   { id: 'stdio-seq', title: 'stdio tools/call, sequential', kind: 'stdio', tools: 10, inFlight: 1 },
   { id: 'stdio-64', title: 'stdio tools/call, 64 in flight', kind: 'stdio', tools: 10, inFlight: 64 },
 ];
 
-/** The wrk request for an HTTP workload (a modern one needs no setup; a session one gets its headers passed in). */
-export function httpRequest(workload, sessionHeaders = {}) {
+/**
+ * The wrk request for an HTTP workload (a modern one needs no setup; a session one gets its headers passed in; a
+ * policy one carries the run's bearer token).
+ */
+export function httpRequest(workload, sessionHeaders = {}, authorization = undefined) {
+  const auth = workload.policy && authorization !== undefined ? { authorization } : {};
   if (workload.legacy) {
     return {
       body: legacyCallBody(1),
@@ -116,6 +130,7 @@ export function httpRequest(workload, sessionHeaders = {}) {
       'mcp-protocol-version': MODERN,
       'mcp-method': 'tools/call',
       'mcp-name': 'calculate_sum',
+      ...auth,
     },
     expect: CALL_EXPECT,
     reject: CALL_REJECT,
@@ -166,9 +181,13 @@ export async function closeLegacySession(url, headers) {
 }
 
 /** One correct HTTP call before measuring: fails fast, with the body, when a server is misconfigured. */
-export async function checkHttpCall(url) {
+export async function checkHttpCall(url, authorization = undefined) {
   const { body, headers } = httpRequest(WORKLOADS[0]);
-  const response = await fetch(url, { method: 'POST', headers, body });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: authorization === undefined ? headers : { ...headers, authorization },
+    body,
+  });
   const text = await response.text();
   if (response.status !== 200 || !text.includes('"text":"42"')) {
     throw new Error(

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { z } from 'zod';
 import { McpServer } from 'toolwire';
 import { createNodeHandler } from 'toolwire/http';
+import { createPolicy } from 'toolwire/policy';
 import { serveStdio } from 'toolwire/stdio';
 import {
   SUM_DESCRIPTION,
@@ -14,6 +15,7 @@ import {
   serverArgs,
   exitOnSignal,
 } from './tool-set.mjs';
+import { benchPolicyOptions } from '../lib/policy.mjs';
 
 const { transport, tools, port } = serverArgs();
 exitOnSignal();
@@ -35,10 +37,17 @@ for (let index = 0; index < tools; index++) {
   });
 }
 
+// The "policy on" rows: the same server behind OAuth (JWT), per-tool scopes and rate limits.
+const policy =
+  process.env.BENCH_POLICY_JWKS === undefined
+    ? undefined
+    : createPolicy(benchPolicyOptions(process.env.BENCH_POLICY_JWKS));
+policy?.install(server);
+
 if (transport === 'stdio') {
   await serveStdio(server);
 } else {
-  const handler = createNodeHandler(server, { path: '/mcp' });
+  const handler = createNodeHandler(server, { path: '/mcp', ...policy?.http });
   const http = createServer(handler);
   http.listen(port, '127.0.0.1', () => announce(http));
 }

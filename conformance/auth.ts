@@ -1,7 +1,7 @@
 // The OAuth side of the conformance client: for auth/* scenarios, a fetch that authorizes the way each scenario
 // expects (the suite's mock authorization server redirects at once, so the "browser" is one GET, not followed).
 
-import { OAuthClient, type OAuthClientOptions } from '../src/client/index.js';
+import { OAuthClient, enterpriseAssertion, type OAuthClientOptions } from '../src/client/index.js';
 
 /** The suite's fixed Client ID Metadata Document URL (basic-cimd): any https URL with a path would do. */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
@@ -12,6 +12,10 @@ interface AuthContext {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
+  valid_jwt?: string;
 }
 
 /** The authorization endpoint of the mock approves at once with a redirect; its Location is the callback. */
@@ -54,6 +58,22 @@ export function authFetch(
       ...(context.private_key_pem !== undefined && { privateKey: context.private_key_pem }),
       ...(context.signing_algorithm !== undefined && { algorithm: context.signing_algorithm }),
     };
+  }
+  if (scenario === 'auth/enterprise-managed-authorization' || scenario === 'auth/wif-jwt-bearer') {
+    options.grant = 'jwt-bearer';
+    options.client = {
+      clientId: context.client_id ?? '',
+      ...(context.client_secret !== undefined && { clientSecret: context.client_secret }),
+    };
+    const {
+      idp_token_endpoint: idpTokenEndpoint,
+      idp_id_token: idToken,
+      idp_client_id: idpClientId,
+    } = context;
+    options.assertion =
+      idpTokenEndpoint !== undefined && idToken !== undefined && idpClientId !== undefined
+        ? enterpriseAssertion({ idpTokenEndpoint, idToken, idpClientId, fetch: base })
+        : () => context.valid_jwt ?? '';
   }
   return new OAuthClient(options).fetch;
 }

@@ -204,6 +204,55 @@ export async function clientCredentialsGrant(context: GrantContext): Promise<Gra
   return { client, tokens };
 }
 
+/** What an assertion provider is told: the audience (the AS issuer) and the resource the token is for. */
+export interface AssertionContext {
+  issuer: string;
+  tokenEndpoint: string;
+  resource: string;
+  scopes: readonly string[];
+  signal: AbortSignal | undefined;
+}
+
+export type AssertionProvider = (context: AssertionContext) => Promise<string> | string;
+
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/**
+ * The JWT bearer grant (RFC 7523 §2.1): a workload identity token, or an identity assertion from the enterprise
+ * IdP (Enterprise-Managed Authorization), exchanged for an access token. A refusal is final: no other grant is tried.
+ */
+export async function assertionGrant(context: GrantContext, assertion: AssertionProvider): Promise<Granted> {
+  const { metadata } = context.discovery;
+  const client = context.client ?? (await clientFor(context, [JWT_BEARER_GRANT]));
+  const jwt = await assertion({
+    issuer: metadata.issuer,
+    tokenEndpoint: metadata.tokenEndpoint,
+    resource: context.discovery.resource,
+    scopes: context.scopes,
+    signal: context.signal,
+  });
+  if (typeof jwt !== 'string' || jwt === '')
+    throw new OAuthError('no_client', 'the assertion provider returned no assertion');
+  const params = new URLSearchParams({
+    grant_type: JWT_BEARER_GRANT,
+    assertion: jwt,
+    resource: context.discovery.resource,
+  });
+  if (context.scopes.length > 0) params.set('scope', context.scopes.join(' '));
+  const tokens = await requestToken({
+    fetch: context.fetch,
+    endpoint: metadata.tokenEndpoint,
+    issuer: metadata.issuer,
+    client,
+    jwt: context.jwt,
+    params,
+    now: context.now(),
+    signal: context.signal,
+    proof: proofFor(context, metadata.tokenEndpoint),
+  });
+  return { client, tokens };
+}
+
 function proofFor(
   context: GrantContext,
   endpoint: string,

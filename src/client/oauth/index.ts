@@ -15,3 +15,5 @@ export type { TokenSet } from './tokens.js';
 export { startLoopbackRedirect, type LoopbackRedirect } from './loopback.js';
 export { parseChallenge, type Challenge } from './challenge.js';
 export { canonicalResource } from './resource.js';
+export type { AssertionContext, AssertionProvider } from './flow.js';
+export { enterpriseAssertion, type EnterpriseAssertionOptions } from './enterprise.js';

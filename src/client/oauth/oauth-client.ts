@@ -6,14 +6,17 @@ import type { PrivateKeyJwt } from './client-auth.js';
 import { DpopKey, DPOP_ALGORITHM } from './dpop.js';
 import { OAuthError } from './errors.js';
 import {
+  assertionGrant,
   authorizationCodeGrant,
   chooseScopes,
   clientCredentialsGrant,
   discover,
   MetadataCache,
+  type AssertionProvider,
   type AuthorizeHandler,
   type Discovery,
   type GrantContext,
+  type Granted,
 } from './flow.js';
 import type { FetchLike } from './http.js';
 import type { PreRegisteredClient } from './registration.js';
@@ -30,8 +33,11 @@ export interface OAuthClientOptions {
   /** The user-agent step: open the URL, resolve with the URL the browser was redirected to. Without it the
    * client never asks the user: it refreshes tokens it has and otherwise returns the server's 401 unchanged. */
   authorize?: AuthorizeHandler;
-  /** authorization_code (a user, the default) or client_credentials (a service acting for itself). */
-  grant?: 'authorization_code' | 'client_credentials';
+  /** authorization_code (a user, the default), client_credentials (a service acting for itself), or jwt-bearer
+   * (RFC 7523: a workload identity or enterprise IdP assertion from `assertion`). */
+  grant?: 'authorization_code' | 'client_credentials' | 'jwt-bearer';
+  /** For the jwt-bearer grant: the assertion to present, fetched for each grant (see enterpriseAssertion). */
+  assertion?: AssertionProvider;
   /** A pre-registered client; with `privateKey` it authenticates with private_key_jwt. */
   client?: PreRegisteredClient & Partial<PrivateKeyJwt>;
   /** An https URL of this client's Client ID Metadata Document, used when the AS supports them. */
@@ -98,7 +104,9 @@ export class OAuthClient {
 
   /** Whether this client may ask for a new grant on its own (a browser step, or client credentials). */
   get #interactive(): boolean {
-    return this.#options.grant === 'client_credentials' || this.#options.authorize !== undefined;
+    return this.#options.grant !== undefined && this.#options.grant !== 'authorization_code'
+      ? true
+      : this.#options.authorize !== undefined;
   }
 
   /** Authorizes now (the CLI's `login`): asks the server what it wants, then runs the grant. */
@@ -302,10 +310,7 @@ export class OAuthClient {
       signal,
       proof: key && ((url, nonce) => key.proof('POST', url, nonce)),
     };
-    const granted =
-      this.#options.grant === 'client_credentials'
-        ? await clientCredentialsGrant(context)
-        : await authorizationCodeGrant(context);
+    const granted = await this.#run(context);
     this.#state = {
       version: 1,
       server: this.#server,
@@ -318,6 +323,21 @@ export class OAuthClient {
       tokens: granted.tokens,
     };
     await this.#store.save(this.#state);
+  }
+
+  #run(context: GrantContext): Promise<Granted> {
+    switch (this.#options.grant ?? 'authorization_code') {
+      case 'client_credentials':
+        return clientCredentialsGrant(context);
+      case 'jwt-bearer': {
+        const { assertion } = this.#options;
+        if (assertion === undefined)
+          throw new OAuthError('no_client', 'the jwt-bearer grant needs an assertion provider');
+        return assertionGrant(context, assertion);
+      }
+      case 'authorization_code':
+        return authorizationCodeGrant(context);
+    }
   }
 
   /** The refresh_token grant with the same resource; a refused refresh forgets the tokens (the client stays). */

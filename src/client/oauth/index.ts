@@ -17,3 +17,4 @@ export { parseChallenge, type Challenge } from './challenge.js';
 export { canonicalResource } from './resource.js';
 export type { AssertionContext, AssertionProvider } from './flow.js';
 export { enterpriseAssertion, type EnterpriseAssertionOptions } from './enterprise.js';
+export { FileOAuthStore } from './file-store.js';

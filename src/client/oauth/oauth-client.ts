@@ -46,6 +46,10 @@ export interface OAuthClientOptions {
   clientName?: string;
   /** Scopes always asked for, on top of the ones the server names. */
   scopes?: readonly string[];
+  /** When set, a request that needs the user (no browser step configured, nothing to refresh) fails with an
+   * `authorization_required` error ending in this hint (the CLI: run "toolwire login URL") instead of handing back
+   * the server's 401; only for servers that announce OAuth (a challenge with resource_metadata). */
+  loginHint?: string;
   /** Ask for offline_access (a refresh token) when the authorization server lists it; default true. */
   offlineAccess?: boolean;
   /** Step-ups (403 insufficient_scope) tried for one request before its 403 is returned; default 2. */
@@ -226,15 +230,27 @@ export class OAuthClient {
     signal?: AbortSignal,
   ): Promise<boolean> {
     return this.#exclusive(used, async () => {
-      if (!this.#interactive && this.#state?.tokens?.refreshToken === undefined) return false;
+      if (!this.#interactive && this.#state?.tokens?.refreshToken === undefined)
+        return this.#needLogin(challenge);
       const discovery = await this.#discover(challenge, signal);
       const tokens = this.#state?.tokens;
       if (tokens?.refreshToken !== undefined && (await this.#refresh(signal))) return true;
-      if (!this.#interactive) return false;
+      if (!this.#interactive) return this.#needLogin(challenge);
       const previous = this.#state?.scopes ?? [];
       await this.#grant(discovery, challenge, this.#scopes(challenge, discovery, previous), signal);
       return true;
     });
+  }
+
+  /** Without a way to ask the user: the 401 goes back as it came, or (with loginHint) an error that says what to do. */
+  #needLogin(challenge: Challenge | undefined): false {
+    const hint = this.#options.loginHint;
+    if (hint === undefined || challenge?.resourceMetadata === undefined) return false;
+    const had = this.#state !== undefined;
+    throw new OAuthError(
+      'authorization_required',
+      `${this.#server} requires OAuth authorization${had ? ' and the stored authorization no longer works' : ''}: ${hint}`,
+    );
   }
 
   /** A 403 insufficient_scope: a new grant for the union of the scopes asked so far and the challenged ones. */

@@ -4,6 +4,8 @@
 // cases that must abort (resource mismatch, no metadata, no PKCE, a metadata issuer that is not the AS).
 
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import {
   MemoryOAuthStore,
@@ -226,6 +228,65 @@ describe('OAuth client: login, refresh, step-up, logout', () => {
     assert.equal(response.status, 401);
     await response.body?.cancel();
     assert.equal(s.as.seen.metadataRequests.length, 0);
+  });
+});
+
+describe('OAuth client: where tokens go, and an authorization server that changes', () => {
+  it('never sends the token to another origin than the server', async () => {
+    const s = await setup();
+    const client = await connected(s);
+    await client.callTool('read', {});
+    await client.close();
+    let seen: string | undefined = 'unset';
+    const other = createServer((request, response) => {
+      seen = request.headers.authorization;
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await s.oauth.fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/x`);
+      assert.equal(await response.text(), 'ok');
+      assert.equal(seen, undefined);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('re-registers at a new AS named by the PRM and never shows it the old client id (SEP-2352)', async () => {
+    let serverUrl = '';
+    const first = await startTestAuthServer({ resource: () => serverUrl });
+    const second = await startTestAuthServer({ resource: () => serverUrl });
+    let current = first;
+    const server = await startProtectedServer(first, { current: () => current });
+    serverUrl = server.url;
+    const loopback = await startLoopbackRedirect();
+    const oauth = new OAuthClient({
+      serverUrl,
+      redirectUri: loopback.redirectUri,
+      authorize: async ({ url, state, signal }) => {
+        const redirected = loopback.waitFor(state, signal);
+        await browse(url);
+        return redirected;
+      },
+    });
+    const client = new McpClient(CLIENT_INFO, { approve: 'always', timeoutMs: 30_000 });
+    try {
+      await client.connect(new HttpClientTransport(serverUrl, { fetch: oauth.fetch }));
+      await client.callTool('read', {});
+      current = second; // the server moves to another AS: tokens from the first no longer pass
+      assert.equal(textOf(await client.callTool('read', {})), 'read by user with files:read');
+    } finally {
+      await client.close();
+      await loopback.close();
+      await server.close();
+      await first.close();
+      await second.close();
+    }
+    const oldId = first.seen.authorizations[0]?.get('client_id');
+    assert.equal(second.seen.registrations.length, 1);
+    assert.equal(second.seen.authorizations.length, 1);
+    assert.notEqual(second.seen.authorizations[0]?.get('client_id'), oldId);
+    assert.ok(second.seen.tokenRequests.every((form) => form.get('client_id') !== oldId));
   });
 });
 

@@ -14,6 +14,8 @@ export interface ProtectedServerOptions {
   noPrm?: boolean;
   /** The scope the 401 challenge names; default files:read. */
   scope?: string;
+  /** The AS the server trusts and names in its PRM, when it can change (a migration test); default `as`. */
+  current?: () => TestAuthServer;
 }
 
 export interface ProtectedServer {
@@ -68,7 +70,7 @@ export async function startProtectedServer(
   ): Caller | { status: number; headers: Record<string, string> } => {
     const header = request.header('authorization') ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    const grant = token === '' ? undefined : as.verify(token);
+    const grant = token === '' ? undefined : (options.current?.() ?? as).verify(token);
     if (grant === undefined) return { status: 401, headers: { 'WWW-Authenticate': challenge() } };
     authorized++;
     let caller = callers.get(token);
@@ -90,7 +92,7 @@ export async function startProtectedServer(
               headers: { 'content-type': 'application/json' },
               body: JSON.stringify({
                 resource: options.prmResource ? options.prmResource(`${base}/mcp`) : `${base}/mcp`,
-                authorization_servers: [as.issuer],
+                authorization_servers: [(options.current?.() ?? as).issuer],
                 scopes_supported: ['files:read', 'files:write'],
               }),
             }),

@@ -1,6 +1,7 @@
 // The OAuth client for MCP servers that need authorization (MCP authorization spec, 2025-11-25 and 2026-07-28).
 
-export { OAuthClient, type AuthorizationSummary, type OAuthClientOptions } from './oauth-client.js';
+export { OAuthClient } from './oauth-client.js';
+export type { AuthorizationSummary, OAuthClientOptions } from './options.js';
 export type { AuthorizeHandler, AuthorizeRequest } from './flow.js';
 export { OAuthError, type OAuthErrorCode } from './errors.js';
 export {

@@ -2,7 +2,6 @@
 // steps up on a 403 insufficient_scope, and keeps what it obtained in a store. Give it to the HTTP transport.
 
 import { parseChallenge, type Challenge } from './challenge.js';
-import type { PrivateKeyJwt } from './client-auth.js';
 import { DpopKey, DPOP_ALGORITHM } from './dpop.js';
 import { OAuthError } from './errors.js';
 import {
@@ -12,63 +11,18 @@ import {
   clientCredentialsGrant,
   discover,
   MetadataCache,
-  type AssertionProvider,
-  type AuthorizeHandler,
   type Discovery,
   type GrantContext,
   type Granted,
 } from './flow.js';
 import type { FetchLike } from './http.js';
-import type { PreRegisteredClient } from './registration.js';
+import type { AuthorizationSummary, OAuthClientOptions } from './options.js';
+import { probeChallenge } from './probe.js';
+import { preRegisteredFrom, privateKeyFrom } from './registration.js';
 import { canonicalResource } from './resource.js';
 import { revokeTokens } from './revocation.js';
 import { MemoryOAuthStore, type OAuthStore, type StoredAuthorization } from './store.js';
 import { requestToken, type TokenSet } from './tokens.js';
-
-export interface OAuthClientOptions {
-  /** The MCP server's URL, exactly as the transport is given it. */
-  serverUrl: string | URL;
-  /** Where the authorization server sends the browser back (a loopback URL for a CLI). */
-  redirectUri?: string;
-  /** The user-agent step: open the URL, resolve with the URL the browser was redirected to. Without it the
-   * client never asks the user: it refreshes tokens it has and otherwise returns the server's 401 unchanged. */
-  authorize?: AuthorizeHandler;
-  /** authorization_code (a user, the default), client_credentials (a service acting for itself), or jwt-bearer
-   * (RFC 7523: a workload identity or enterprise IdP assertion from `assertion`). */
-  grant?: 'authorization_code' | 'client_credentials' | 'jwt-bearer';
-  /** For the jwt-bearer grant: the assertion to present, fetched for each grant (see enterpriseAssertion). */
-  assertion?: AssertionProvider;
-  /** A pre-registered client; with `privateKey` it authenticates with private_key_jwt. */
-  client?: PreRegisteredClient & Partial<PrivateKeyJwt>;
-  /** An https URL of this client's Client ID Metadata Document, used when the AS supports them. */
-  clientMetadataUrl?: string;
-  /** The client_name of a dynamic registration. */
-  clientName?: string;
-  /** Scopes always asked for, on top of the ones the server names. */
-  scopes?: readonly string[];
-  /** When set, a request that needs the user (no browser step configured, nothing to refresh) fails with an
-   * `authorization_required` error ending in this hint (the CLI: run "toolwire login URL") instead of handing back
-   * the server's 401; only for servers that announce OAuth (a challenge with resource_metadata). */
-  loginHint?: string;
-  /** Ask for offline_access (a refresh token) when the authorization server lists it; default true. */
-  offlineAccess?: boolean;
-  /** Step-ups (403 insufficient_scope) tried for one request before its 403 is returned; default 2. */
-  maxStepUps?: number;
-  store?: OAuthStore;
-  fetch?: FetchLike;
-  /** The clock, in milliseconds since the epoch. */
-  now?: () => number;
-  /** DPoP-bound tokens (RFC 9449): always (when the AS supports ES256), never, or 'auto' (the default) when the
-   * server's challenge uses the DPoP scheme. */
-  dpop?: boolean | 'auto';
-}
-
-export interface AuthorizationSummary {
-  issuer: string;
-  scope: string | undefined;
-  expiresAt: number | undefined;
-  refreshable: boolean;
-}
 
 /** A token this close to its expiry is refreshed before it is sent. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -119,7 +73,7 @@ export class OAuthClient {
   ): Promise<AuthorizationSummary> {
     await this.#load();
     const { signal } = options;
-    const challenge = await this.#probe(signal);
+    const challenge = await probeChallenge(this.#base, this.#serverUrl, this.#server, signal);
     await this.#exclusive(
       undefined,
       async () => {
@@ -157,7 +111,7 @@ export class OAuthClient {
     const state = this.#state;
     let revoked = false;
     if (state?.tokens !== undefined && state.revocationEndpoint !== undefined) {
-      revoked = await revokeTokens(this.#base, state, this.#jwt(), signal);
+      revoked = await revokeTokens(this.#base, state, privateKeyFrom(this.#options.client), signal);
     }
     this.#state = undefined;
     await this.#store.clear();
@@ -167,8 +121,11 @@ export class OAuthClient {
   async #fetch(input: Parameters<FetchLike>[0], init?: RequestInit): Promise<Response> {
     const request = input instanceof Request ? input : undefined;
     const headers = new Headers(init?.headers ?? request?.headers);
-    // A credential the caller set (the CLI's --header) wins: this client stays out of the way.
-    if (headers.has('authorization')) return this.#base(input, init);
+    // A credential the caller set (the CLI's --header) wins: this client stays out of the way. And a token is
+    // for its server only: never sent to another origin (no token passthrough).
+    const target = new URL(request?.url ?? String(input));
+    if (headers.has('authorization') || target.origin !== this.#serverUrl.origin)
+      return this.#base(input, init);
     const signal = init?.signal ?? undefined;
     const body = init?.body;
     const replayable =
@@ -316,8 +273,8 @@ export class OAuthClient {
       discovery,
       scopes,
       client,
-      preRegistered: this.#preRegistered(),
-      jwt: this.#jwt(),
+      preRegistered: preRegisteredFrom(this.#options.client),
+      jwt: privateKeyFrom(this.#options.client),
       clientMetadataUrl: this.#options.clientMetadataUrl,
       clientName: this.#options.clientName ?? 'toolwire',
       redirectUri,
@@ -369,7 +326,7 @@ export class OAuthClient {
           endpoint: state.tokenEndpoint,
           issuer: state.issuer,
           client: state.client,
-          jwt: this.#jwt(),
+          jwt: privateKeyFrom(this.#options.client),
           params: new URLSearchParams({
             grant_type: 'refresh_token',
             refresh_token: tokens.refreshToken,
@@ -421,26 +378,6 @@ export class OAuthClient {
     }
   }
 
-  /** An unauthenticated request, to read the server's challenge (its resource_metadata and scope). */
-  async #probe(signal?: AbortSignal): Promise<Challenge | undefined> {
-    let response: Response;
-    try {
-      response = await this.#base(this.#serverUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'toolwire-authorize', method: 'ping' }),
-        ...(signal && { signal }),
-      });
-    } catch (error) {
-      throw new OAuthError(
-        'unreachable',
-        `${this.#server} could not be reached (${error instanceof Error ? error.message : String(error)})`,
-      );
-    }
-    await response.body?.cancel().catch(() => undefined);
-    return response.status === 401 ? parseChallenge(response.headers.get('www-authenticate')) : undefined;
-  }
-
   async #load(): Promise<void> {
     this.#loaded ??= (async () => {
       const stored = await this.#store.load();
@@ -452,23 +389,5 @@ export class OAuthClient {
       } else this.#state = stored;
     })();
     await this.#loaded;
-  }
-
-  #preRegistered(): PreRegisteredClient | undefined {
-    const client = this.#options.client;
-    if (client === undefined) return undefined;
-    const { privateKey: _key, algorithm: _alg, ...rest } = client;
-    return client.privateKey !== undefined && rest.authMethod === undefined
-      ? { ...rest, authMethod: 'private_key_jwt' }
-      : rest;
-  }
-
-  #jwt(): PrivateKeyJwt | undefined {
-    const client = this.#options.client;
-    if (client?.privateKey === undefined) return undefined;
-    return {
-      privateKey: client.privateKey,
-      ...(client.algorithm !== undefined && { algorithm: client.algorithm }),
-    };
   }
 }

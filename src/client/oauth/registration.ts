@@ -1,7 +1,12 @@
 // Which client id to use with an authorization server, in the spec's order: pre-registered, a Client ID Metadata
 // Document URL when the AS supports them, else dynamic client registration (RFC 7591) as the fallback.
 
-import { chooseAuthMethod, type RegisteredClient, type TokenEndpointAuthMethod } from './client-auth.js';
+import {
+  chooseAuthMethod,
+  type PrivateKeyJwt,
+  type RegisteredClient,
+  type TokenEndpointAuthMethod,
+} from './client-auth.js';
 import { OAuthError, quoteForeign } from './errors.js';
 import { describeOAuthError, readJsonObject, send, type FetchLike, type JsonObject } from './http.js';
 import type { AuthorizationServerMetadata } from './metadata.js';
@@ -119,5 +124,27 @@ async function register(context: RegistrationContext, endpoint: string): Promise
     authMethod,
     ...(context.redirectUri !== undefined && { redirectUris: [context.redirectUri] }),
     origin: 'dynamic',
+  };
+}
+
+/** The configured client as registration sees it: a private key means private_key_jwt unless said otherwise. */
+export function preRegisteredFrom(
+  client: (PreRegisteredClient & Partial<PrivateKeyJwt>) | undefined,
+): PreRegisteredClient | undefined {
+  if (client === undefined) return undefined;
+  const { privateKey: _key, algorithm: _alg, ...rest } = client;
+  return client.privateKey !== undefined && rest.authMethod === undefined
+    ? { ...rest, authMethod: 'private_key_jwt' }
+    : rest;
+}
+
+/** The key a private_key_jwt client signs its assertions with, when it has one. */
+export function privateKeyFrom(
+  client: (PreRegisteredClient & Partial<PrivateKeyJwt>) | undefined,
+): PrivateKeyJwt | undefined {
+  if (client?.privateKey === undefined) return undefined;
+  return {
+    privateKey: client.privateKey,
+    ...(client.algorithm !== undefined && { algorithm: client.algorithm }),
   };
 }

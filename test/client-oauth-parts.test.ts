@@ -204,3 +204,25 @@ describe('stored authorization', () => {
     assert.equal(parseStoredAuthorization('[]'), undefined);
   });
 });
+
+describe('DPoP keys', () => {
+  it('a key restored from its stored private JWK signs proofs with the same public key (a stored DPoP token stays usable)', async () => {
+    const { DpopKey } = await import('../src/client/oauth/dpop.js');
+    const { decodeProtectedHeader, decodeJwt, calculateJwkThumbprint } = await import('jose');
+    const original = new DpopKey();
+    const restored = new DpopKey(await original.exportPrivate());
+    const a = await original.proof('POST', 'https://s.example/mcp?x=1#f', 'n1', 'token');
+    const b = await restored.proof('GET', 'https://s.example/mcp');
+    const jwkA = decodeProtectedHeader(a).jwk;
+    const jwkB = decodeProtectedHeader(b).jwk;
+    assert.ok(jwkA && jwkB);
+    assert.equal(await calculateJwkThumbprint(jwkA), await calculateJwkThumbprint(jwkB));
+    assert.equal('d' in jwkA, false, 'the proof carries the public key only');
+    const claims = decodeJwt(a);
+    assert.equal(claims.htu, 'https://s.example/mcp');
+    assert.equal(claims.htm, 'POST');
+    assert.equal(claims.nonce, 'n1');
+    assert.equal(typeof claims.ath, 'string');
+    assert.notEqual(decodeJwt(b).jti, claims.jti);
+  });
+});

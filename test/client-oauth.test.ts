@@ -232,7 +232,7 @@ describe('OAuth client: login, refresh, step-up, logout', () => {
 });
 
 describe('OAuth client: where tokens go, and an authorization server that changes', () => {
-  it('never sends the token to another origin than the server', async () => {
+  it('B1 never sends the token to another origin than the server (no token passthrough)', async () => {
     const s = await setup();
     const client = await connected(s);
     await client.callTool('read', {});

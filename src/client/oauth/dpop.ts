@@ -1,7 +1,7 @@
 // DPoP (RFC 9449): one key pair per client, a fresh signed proof for every request, and the nonces servers hand out.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+import { SignJWT, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 
 /** The only algorithm we sign with: the one RFC 9449 examples and every DPoP server support. */
 export const DPOP_ALGORITHM = 'ES256';
@@ -11,11 +11,29 @@ export class DpopKey {
   /** The last nonce each server (by origin) gave; a few servers at most, so the map stays tiny. */
   readonly #nonces = new Map<string, string>();
 
-  constructor() {
-    this.#pair = generateKeyPair(DPOP_ALGORITHM).then(async ({ privateKey, publicKey }) => {
-      const { kty, crv, x, y } = await exportJWK(publicKey);
+  readonly #privateJwk: Promise<JWK>;
+
+  /** A new key pair, or the one a stored DPoP-bound token is bound to (its private JWK). */
+  constructor(stored?: JWK) {
+    const pair =
+      stored === undefined
+        ? generateKeyPair(DPOP_ALGORITHM, { extractable: true })
+        : (importJWK(stored, DPOP_ALGORITHM, { extractable: true }) as Promise<CryptoKey>).then(
+            (privateKey) => ({
+              privateKey,
+            }),
+          );
+    this.#privateJwk = pair.then(({ privateKey }) => exportJWK(privateKey));
+    this.#pair = this.#privateJwk.then(async (full) => {
+      const { kty, crv, x, y } = full;
+      const privateKey = (await pair).privateKey;
       return { privateKey, jwk: { kty, crv, x, y } as JWK };
     });
+  }
+
+  /** The private key as a JWK, to keep beside the token bound to it (in the 0600 token file). */
+  exportPrivate(): Promise<JWK> {
+    return this.#privateJwk;
   }
 
   /** A proof for one request: htm and htu (without query and fragment), ath when presenting a token. */

@@ -294,8 +294,15 @@ export class OAuthClient {
       client: granted.client,
       scopes,
       tokens: granted.tokens,
+      ...(key !== undefined &&
+        granted.tokens.tokenType === 'DPoP' && { dpopKey: await this.#exportKey(key) }),
     };
     await this.#store.save(this.#state);
+  }
+
+  async #exportKey(key: DpopKey): Promise<Record<string, string>> {
+    const { kty, crv, x, y, d } = await key.exportPrivate();
+    return { kty: String(kty), crv: String(crv), x: String(x), y: String(y), d: String(d) };
   }
 
   #run(context: GrantContext): Promise<Granted> {
@@ -382,8 +389,11 @@ export class OAuthClient {
     this.#loaded ??= (async () => {
       const stored = await this.#store.load();
       if (stored === undefined || stored.server !== this.#server) return;
-      // A DPoP-bound token is useless without the key it is bound to, and keys are never stored.
-      if (stored.tokens?.tokenType === 'DPoP') {
+      // A DPoP-bound token is useless without the key it is bound to: restore the key, or drop the token.
+      if (stored.tokens?.tokenType === 'DPoP' && stored.dpopKey !== undefined) {
+        this.#dpop = new DpopKey(stored.dpopKey);
+        this.#state = stored;
+      } else if (stored.tokens?.tokenType === 'DPoP') {
         const { tokens: _unusable, ...rest } = stored;
         this.#state = rest;
       } else this.#state = stored;

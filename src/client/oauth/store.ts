@@ -19,6 +19,8 @@ export interface StoredAuthorization {
   /** The scopes asked for: a step-up asks for these plus the challenged ones. */
   scopes: string[];
   tokens?: TokenSet;
+  /** The private key (EC P-256 JWK) a DPoP-bound token is bound to; without it such a token is useless. */
+  dpopKey?: Record<string, string>;
 }
 
 export interface OAuthStore {
@@ -57,7 +59,8 @@ const strings = (v: unknown): v is string[] =>
 /** A stored record read back from disk (or anywhere untrusted): the value when every field is sound, else undefined. */
 export function parseStoredAuthorization(value: unknown): StoredAuthorization | undefined {
   if (!isObject(value) || value.version !== 1) return undefined;
-  const { server, resource, issuer, tokenEndpoint, revocationEndpoint, client, scopes, tokens } = value;
+  const { server, resource, issuer, tokenEndpoint, revocationEndpoint, client, scopes, tokens, dpopKey } =
+    value;
   if (!str(server) || !str(resource) || !str(issuer) || !str(tokenEndpoint) || !strings(scopes))
     return undefined;
   if (revocationEndpoint !== undefined && !str(revocationEndpoint)) return undefined;
@@ -74,6 +77,14 @@ export function parseStoredAuthorization(value: unknown): StoredAuthorization | 
     if (tokens.scope !== undefined && typeof tokens.scope !== 'string') return undefined;
     tokenSet = tokens as unknown as TokenSet; // every field checked just above
   }
+  const key =
+    isObject(dpopKey) &&
+    dpopKey.kty === 'EC' &&
+    dpopKey.crv === 'P-256' &&
+    ['x', 'y', 'd'].every((name) => str(dpopKey[name]))
+      ? { kty: 'EC', crv: 'P-256', x: dpopKey.x as string, y: dpopKey.y as string, d: dpopKey.d as string }
+      : undefined;
+  if (dpopKey !== undefined && key === undefined) return undefined;
   return {
     version: 1,
     server,
@@ -84,5 +95,6 @@ export function parseStoredAuthorization(value: unknown): StoredAuthorization | 
     client: client as unknown as RegisteredClient, // every field checked above
     scopes,
     ...(tokenSet !== undefined && { tokens: tokenSet }),
+    ...(key !== undefined && { dpopKey: key }),
   };
 }

@@ -186,6 +186,24 @@ describe('OAuth client: login, refresh, step-up, logout', () => {
     assert.equal(s.as.seen.authorizations.length, 3, 'the first login and two step-ups, then no more');
   });
 
+  it('concurrent requests that all meet a 401 share one authorization', async () => {
+    const s = await setup();
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const post = (): Promise<Response> =>
+      s.oauth.fetch(s.server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: ping,
+      });
+    const responses = await Promise.all([post(), post(), post()]);
+    for (const response of responses) {
+      assert.notEqual(response.status, 401);
+      await response.body?.cancel();
+    }
+    assert.equal(s.as.seen.authorizations.length, 1);
+    assert.equal(s.as.seen.registrations.length, 1);
+  });
+
   it('logout revokes the refresh and access tokens at the AS and forgets them', async () => {
     const s = await setup({ refreshTokens: true, revocation: true, tokenLifetimeS: 600 });
     const client = await connected(s);

@@ -10,6 +10,7 @@ import {
 import { OAuthError, quoteForeign } from './errors.js';
 import { describeOAuthError, readJsonObject, send, type FetchLike, type JsonObject } from './http.js';
 import type { AuthorizationServerMetadata } from './metadata.js';
+import { isLoopbackHost } from './resource.js';
 
 export interface PreRegisteredClient {
   clientId: string;
@@ -64,6 +65,12 @@ export async function resolveClient(context: RegistrationContext): Promise<Regis
   );
 }
 
+function applicationType(redirectUri: string | undefined): 'native' | 'web' {
+  if (redirectUri === undefined || !URL.canParse(redirectUri)) return 'native';
+  const url = new URL(redirectUri);
+  return url.protocol === 'https:' && !isLoopbackHost(url.hostname) ? 'web' : 'native';
+}
+
 async function register(context: RegistrationContext, endpoint: string): Promise<RegisteredClient> {
   const { metadata } = context;
   const supported = metadata.tokenEndpointAuthMethods;
@@ -76,8 +83,8 @@ async function register(context: RegistrationContext, endpoint: string): Promise
     grant_types: context.grantTypes,
     response_types: context.grantTypes.includes('authorization_code') ? ['code'] : [],
     token_endpoint_auth_method: wanted,
-    // MCP 2026-07-28: clients MUST say; a CLI on a loopback redirect is a native application.
-    application_type: 'native',
+    // MCP 2026-07-28: clients MUST say. A loopback or custom-scheme redirect is a native app; https is the web.
+    application_type: applicationType(context.redirectUri),
   };
   const response = await send(
     context.fetch,

@@ -15,6 +15,7 @@ export class DpopKey {
 
   /** A new key pair, or the one a stored DPoP-bound token is bound to (its private JWK). */
   constructor(stored?: JWK) {
+    // importJWK answers CryptoKey | Uint8Array; an EC JWK always gives a CryptoKey.
     const pair =
       stored === undefined
         ? generateKeyPair(DPOP_ALGORITHM, { extractable: true })
@@ -27,7 +28,7 @@ export class DpopKey {
     this.#pair = this.#privateJwk.then(async (full) => {
       const { kty, crv, x, y } = full;
       const privateKey = (await pair).privateKey;
-      return { privateKey, jwk: { kty, crv, x, y } as JWK };
+      return { privateKey, jwk: { kty, crv, x, y } as JWK }; // the public half of an EC key
     });
   }
 

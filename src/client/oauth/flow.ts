@@ -41,7 +41,7 @@ export class MetadataCache {
     if (cached !== undefined) return cached;
     const metadata = await discoverServerMetadata(fetchFn, issuer, signal);
     if (this.#entries.size >= MAX_CACHED_ISSUERS)
-      this.#entries.delete(this.#entries.keys().next().value as string);
+      this.#entries.delete(this.#entries.keys().next().value as string); // the map is full, so not empty
     this.#entries.set(issuer, metadata);
     return metadata;
   }
@@ -76,7 +76,7 @@ export async function discover(
   }
   const servers = prm.authorizationServers;
   const issuer =
-    currentIssuer !== undefined && servers.includes(currentIssuer) ? currentIssuer : (servers[0] as string);
+    currentIssuer !== undefined && servers.includes(currentIssuer) ? currentIssuer : (servers[0] as string); // parseResourceMetadata refuses an empty list
   const metadata = await cache.get(fetchFn, issuer, signal);
   return { resource: prm.resource, resourceMetadata: prm, metadata };
 }

@@ -34,7 +34,7 @@ function stringList(doc: JsonObject, key: string, what: string): string[] | unde
   if (!Array.isArray(value) || value.length > MAX_LIST || !value.every((v) => typeof v === 'string')) {
     throw new OAuthError('invalid_metadata', `${what}: "${key}" must be an array of strings`);
   }
-  return value as string[];
+  return value as string[]; // every element checked just above
 }
 
 export function parseResourceMetadata(doc: JsonObject, where: string): ProtectedResourceMetadata {

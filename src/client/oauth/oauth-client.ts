@@ -89,7 +89,7 @@ export class OAuthClient {
       },
       true,
     );
-    return (await this.status()) as AuthorizationSummary;
+    return (await this.status()) as AuthorizationSummary; // a grant always leaves tokens
   }
 
   /** What is stored for this server, without any secret; undefined when nothing is. */

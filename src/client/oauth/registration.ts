@@ -110,7 +110,7 @@ async function register(context: RegistrationContext, endpoint: string): Promise
       `dynamic client registration at ${endpoint} was refused: ${describeOAuthError(answer, response.status)}`,
     );
   }
-  const registered = answer as JsonObject;
+  const registered = answer as JsonObject; // a 2xx whose body failed to parse has thrown above
   if (typeof registered.client_id !== 'string' || registered.client_id === '') {
     throw new OAuthError('invalid_metadata', 'the registration response has no client_id');
   }
@@ -121,7 +121,7 @@ async function register(context: RegistrationContext, endpoint: string): Promise
     typeof method === 'string' &&
     KNOWN_METHODS.includes(method) &&
     (method === 'none' || secret !== undefined)
-      ? (method as TokenEndpointAuthMethod)
+      ? (method as TokenEndpointAuthMethod) // KNOWN_METHODS holds exactly these
       : wanted === 'none' || secret !== undefined
         ? wanted
         : 'none';

@@ -77,6 +77,7 @@ export function parseStoredAuthorization(value: unknown): StoredAuthorization | 
     if (tokens.scope !== undefined && typeof tokens.scope !== 'string') return undefined;
     tokenSet = tokens as unknown as TokenSet; // every field checked just above
   }
+  // The `as string`s below are checked by the `every` just before them.
   const key =
     isObject(dpopKey) &&
     dpopKey.kty === 'EC' &&

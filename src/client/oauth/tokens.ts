@@ -79,7 +79,7 @@ export async function requestToken(request: TokenRequest, previous?: TokenSet): 
       );
     }
     return parseTokenResponse(
-      body as JsonObject,
+      body as JsonObject, // a 2xx whose body failed to parse has thrown above
       request.now,
       request.params.get('scope') ?? undefined,
       previous,

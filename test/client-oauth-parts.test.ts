@@ -226,3 +226,45 @@ describe('DPoP keys', () => {
     assert.notEqual(decodeJwt(b).jti, claims.jti);
   });
 });
+
+describe('token file store', () => {
+  const record = {
+    version: 1 as const,
+    server: 'https://s.example/mcp',
+    resource: 'https://s.example/mcp',
+    issuer: 'https://a.example',
+    tokenEndpoint: 'https://a.example/token',
+    client: { clientId: 'c', authMethod: 'none' as const, origin: 'dynamic' as const },
+    scopes: [],
+    tokens: { accessToken: 'secret-at', tokenType: 'Bearer' },
+  };
+
+  it('writes 0600 in a 0700 directory, and a planted symlink is neither read nor written through', async () => {
+    const { mkdtempSync, symlinkSync, writeFileSync, readFileSync, lstatSync, statSync, rmSync } =
+      await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { FileOAuthStore } = await import('../src/client/oauth/file-store.js');
+    const root = mkdtempSync(join(tmpdir(), 'toolwire-store-'));
+    try {
+      const victim = join(root, 'victim.json');
+      writeFileSync(victim, JSON.stringify(record));
+      const path = join(root, 'tokens', 'server.json');
+      const store = new FileOAuthStore(path);
+      await store.save(record); // creates the directory
+      assert.equal(statSync(join(root, 'tokens')).mode & 0o777, 0o700);
+      assert.equal(statSync(path).mode & 0o777, 0o600);
+      assert.deepEqual(await store.load(), record);
+      rmSync(path);
+      symlinkSync(victim, path);
+      assert.equal(await store.load(), undefined, 'a symlink is not followed');
+      await store.save({ ...record, scopes: ['changed'] });
+      assert.equal(lstatSync(path).isSymbolicLink(), false, 'the link is replaced, not written through');
+      assert.equal(JSON.parse(readFileSync(victim, 'utf8')).scopes.length, 0);
+      await store.clear();
+      assert.equal(await store.load(), undefined);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

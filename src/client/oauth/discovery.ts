@@ -39,7 +39,7 @@ export function serverMetadataUrls(issuer: string): URL[] {
 }
 
 /**
- * The server's PRM: from the challenge's resource_metadata when there is one, else the well-known locations.
+ * The server's PRM: from the challenge's resource_metadata when there is one, then the well-known locations.
  * Undefined when none exists. A document whose `resource` is not this server aborts (never authorize for it).
  */
 export async function discoverResourceMetadata(
@@ -48,15 +48,14 @@ export async function discoverResourceMetadata(
   challenge: Challenge | undefined,
   signal?: AbortSignal,
 ): Promise<ProtectedResourceMetadata | undefined> {
-  const candidates =
-    challenge?.resourceMetadata !== undefined
-      ? [
-          endpointUrl(
-            challenge.resourceMetadata,
-            'the resource_metadata URL of the WWW-Authenticate challenge',
-          ),
-        ]
-      : resourceMetadataUrls(serverUrl);
+  // The challenge's URL first; when it names none, or has nothing there, the well-known locations in order.
+  const named = challenge?.resourceMetadata;
+  const candidates = [
+    ...(named === undefined
+      ? []
+      : [endpointUrl(named, 'the resource_metadata URL of the WWW-Authenticate challenge')]),
+    ...resourceMetadataUrls(serverUrl),
+  ];
   for (const url of candidates) {
     const doc = await getMetadata(fetchFn, url, 'the protected resource metadata', signal);
     if (doc === undefined) continue;

@@ -4,13 +4,14 @@
 
 import { McpClient } from '../src/client/index.js';
 import { HttpClientTransport } from '../src/transports/http-client/index.js';
+import { authFetch } from './auth.js';
 
 const url = process.argv[process.argv.length - 1] ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
-};
+} & Parameters<typeof authFetch>[2];
 
 const client = new McpClient(
   { name: 'toolwire-conformance-client', version: '1.0.0' },
@@ -38,8 +39,13 @@ const tracingFetch: typeof fetch = async (input, init) => {
 };
 
 async function run(): Promise<void> {
+  const base = process.env.CONFORMANCE_DEBUG ? tracingFetch : fetch;
+  const authorized = authFetch(scenario, url, context, base);
   await client.connect(
-    new HttpClientTransport(url, process.env.CONFORMANCE_DEBUG ? { fetch: tracingFetch } : {}),
+    new HttpClientTransport(
+      url,
+      authorized ? { fetch: authorized } : process.env.CONFORMANCE_DEBUG ? { fetch: tracingFetch } : {},
+    ),
   );
   const tools = await client.listTools();
   const has = (name: string): boolean => tools.some((tool) => tool.name === name);

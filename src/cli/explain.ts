@@ -11,6 +11,7 @@ import {
 } from '../client/index.js';
 import { TransportError } from '../protocol/index.js';
 import { ExitCode, RefusedError, UsageError } from './errors.js';
+import { NEEDS_LOGIN } from './oauth-tokens.js';
 import type { ResolvedTarget } from './target.js';
 import { terminalLine } from './terminal-text.js';
 import { fitWidth } from './terminal-width.js';
@@ -101,6 +102,9 @@ export function explain(
       code: ExitCode.Connection,
     };
   }
+  // The OAuth client's "log in first" reaches us as a failed POST; its message already says what to do.
+  if (error instanceof TransportError && error.message.includes(NEEDS_LOGIN))
+    return { message: `${where}: ${error.message}`, code: ExitCode.Connection };
   if (error instanceof TransportError) {
     const tls = tlsProblem(error.message, where);
     if (tls !== undefined) return { message: `${where}: ${tls}`, code: ExitCode.Connection };

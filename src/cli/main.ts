@@ -5,6 +5,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { call, type CallCommandOptions } from './call.js';
 import { ExitCode } from './errors.js';
 import { list } from './list.js';
+import { login, type LoginOptions } from './login.js';
+import { logout } from './logout.js';
 import { addHttpFlags, serve, type ServeOptions } from './serve.js';
 import type { CliIo, CommonOptions } from './session.js';
 import { dev, type DevOptions } from './dev.js';
@@ -149,6 +151,47 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
     .option('--save <dir>', 'write image, audio and binary resource blocks to files in DIR')
     .action(async (target: string, name: string, words: string[], options: PromptCommandOptions) => {
       exitCode = await prompt(target, name, words, options, cli);
+    });
+
+  program
+    .command('login')
+    .description(
+      'Authorize toolwire at an OAuth-protected HTTP server (browser + loopback redirect); list and call then use the tokens',
+    )
+    .argument('<target>', 'URL or config name of an HTTP server')
+    .option(
+      '--scope <scopes>',
+      'scopes to ask for besides the ones the server names (space- or comma-separated)',
+    )
+    .option(
+      '--client-id <id>',
+      'a pre-registered client id (its secret, if any, from $TOOLWIRE_OAUTH_CLIENT_SECRET)',
+    )
+    .option(
+      '--client-metadata-url <url>',
+      'the https URL of a Client ID Metadata Document to use as client id',
+    )
+    .option('--no-browser', 'only print the authorization URL')
+    .option('--timeout <ms>', 'how long to wait for the browser, in milliseconds', '300000')
+    .option('--config <file>', 'config file with "mcpServers" (default: ./toolwire.json)')
+    .action(async (target: string, options: LoginOptions) => {
+      const interrupt = new AbortController();
+      const onSigint = (): void => interrupt.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        exitCode = await login(target, options, cli, interrupt.signal);
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    });
+
+  program
+    .command('logout')
+    .description('Revoke (where the authorization server allows) and delete the tokens stored by login')
+    .argument('<target>', 'URL or config name of an HTTP server')
+    .option('--config <file>', 'config file with "mcpServers" (default: ./toolwire.json)')
+    .action(async (target: string, options: { config?: string }) => {
+      exitCode = await logout(target, options, cli);
     });
 
   program

@@ -7,6 +7,7 @@ import { HttpClientTransport } from '../transports/http-client/index.js';
 import { StdioClientTransport, parseCommandLine } from '../transports/stdio/index.js';
 import { notAServerName, readConfig, unknownKeys, type ConfigFile } from './config-file.js';
 import { UsageError } from './errors.js';
+import { storedAuthFetch } from './oauth-tokens.js';
 
 export interface TargetOptions {
   /** Extra HTTP headers, "Name: value". */
@@ -20,6 +21,8 @@ export interface TargetOptions {
 export interface ResolvedTarget {
   /** How the target is described in messages. */
   label: string;
+  /** The server's URL, for an http(s) target. */
+  url?: string;
   /** Whether the config marks this server trusted (its annotations count). */
   trusted: boolean;
   create(): Transport;
@@ -63,10 +66,19 @@ function httpTarget(
   url: string,
   headers: Record<string, string>,
   trusted: boolean,
+  env: NodeJS.ProcessEnv,
   warnings: readonly string[] = [],
 ): ResolvedTarget {
   if (!URL.canParse(url)) throw new UsageError(`${JSON.stringify(url)} is not a valid URL`);
-  return { label: url, trusted, warnings, create: () => new HttpClientTransport(url, { headers }) };
+  // Tokens from `toolwire login`, unless an Authorization header was given (it wins).
+  const fetch = storedAuthFetch(url, headers, env);
+  return {
+    label: url,
+    url,
+    trusted,
+    warnings,
+    create: () => new HttpClientTransport(url, { headers, ...(fetch && { fetch }) }),
+  };
 }
 
 function stdioTarget(
@@ -122,7 +134,7 @@ function inheritedEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export function resolveTarget(target: string, options: TargetOptions): ResolvedTarget {
   const cliHeaders = parseHeaders(options.headers);
-  if (/^https?:\/\//i.test(target)) return httpTarget(target, cliHeaders, false);
+  if (/^https?:\/\//i.test(target)) return httpTarget(target, cliHeaders, false, options.env);
   const config = readConfig(options.config, options.cwd);
   if (Object.hasOwn(config.servers, target)) return configuredTarget(target, config, cliHeaders, options);
   let words: string[];
@@ -161,7 +173,7 @@ function configuredTarget(
   const trusted = entry.trusted === true;
   if (typeof entry.url === 'string') {
     const headers = stringRecord(entry.headers) ? { ...entry.headers, ...cliHeaders } : cliHeaders;
-    return httpTarget(entry.url, headers, trusted, unknown);
+    return httpTarget(entry.url, headers, trusted, options.env, unknown);
   }
   if (typeof entry.command !== 'string' || entry.command.length === 0) {
     const also = unknown.length === 0 ? '' : `\n${unknown.join('\n')}`;

@@ -142,8 +142,11 @@ async function run(
 ): Promise<CallToolOutcome> {
   const headers: Record<string, string> = {};
   if (client.era === 'modern' && known !== undefined) paramHeaders(known.mcpHeaders, args, headers);
+  // Sent again after a transient failure only when a trusted server says repeating it does no harm.
+  const hints = client.options.trusted === true ? known?.tool.annotations : undefined;
   const requestOptions = {
     headers,
+    idempotent: hints?.readOnlyHint === true || hints?.idempotentHint === true,
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),

@@ -36,6 +36,7 @@ import {
   readResource,
   type FeatureRequestOptions,
 } from './resources-prompts.js';
+import { resolveRetry, SAFE_TO_REPEAT, type RetryPolicy } from './retry.js';
 import type { ClientRequestOptions, ClientSession } from './session.js';
 import { ToolCache } from './tools.js';
 
@@ -51,6 +52,7 @@ export class McpClient implements ClientSession {
   readonly capabilities: ClientCapabilities;
   readonly logger: ChannelLogger;
   readonly tools: ToolCache;
+  readonly #retry: RetryPolicy | undefined;
   #channel: Channel | undefined;
   #era: Era | undefined;
   #version: string | undefined;
@@ -64,6 +66,7 @@ export class McpClient implements ClientSession {
     this.info = info;
     this.options = options;
     this.logger = options.logger ?? stderrLogger;
+    this.#retry = resolveRetry(options.retry);
     const capabilities: ClientCapabilities = {
       ...capabilitiesFor(options.handlers ?? {}),
       ...options.capabilities,
@@ -248,6 +251,8 @@ export class McpClient implements ClientSession {
     if (options.resetTimeoutOnProgress !== undefined)
       requestOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
     if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+    if (this.#retry !== undefined && (options.idempotent ?? SAFE_TO_REPEAT.has(method)))
+      requestOptions.retry = this.#retry;
     return channel.request(method, body, requestOptions);
   }
 

@@ -320,7 +320,11 @@ export class Channel {
       const token = params?.progressToken;
       const pending =
         typeof token === 'number' || typeof token === 'string' ? this.#pending.get(token) : undefined;
-      if (pending?.options.onProgress === undefined || typeof params?.progress !== 'number') return;
+      if (pending === undefined) {
+        this.onnotification?.(method, params); // a token of the caller's own (a task's progress, say)
+        return;
+      }
+      if (pending.options.onProgress === undefined || typeof params?.progress !== 'number') return;
       const progress: Progress = { progress: params.progress };
       if (typeof params.total === 'number') progress.total = params.total;
       if (typeof params.message === 'string') progress.message = params.message;

@@ -61,6 +61,7 @@ export class McpClient implements ClientSession {
   #instructions: string | undefined;
   #listen: AbortController | undefined;
   readonly #changeListeners = new Set<() => void>();
+  readonly #notificationListeners = new Map<string, Set<(params: JsonObject | undefined) => void>>();
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     this.info = info;
@@ -105,7 +106,7 @@ export class McpClient implements ClientSession {
     if (this.#channel !== undefined) throw new Error('this client is already connected');
     const channel = new Channel(transport, this.logger);
     this.#channel = channel;
-    channel.onnotification = (method) => this.#notification(method);
+    channel.onnotification = (method, params) => this.#notification(method, params);
     channel.onrequest = (request) => this.#serverRequest(request);
     await transport.start();
     const era = this.options.era ?? 'auto';
@@ -301,7 +302,25 @@ export class McpClient implements ClientSession {
     return () => this.#changeListeners.delete(listener);
   }
 
-  #notification(method: string): void {
+  /** Calls `listener` with the params of each notification `method` the server sends; returns the way to stop. */
+  onNotification(method: string, listener: (params: JsonObject | undefined) => void): () => void {
+    const listeners = this.#notificationListeners.get(method) ?? new Set();
+    this.#notificationListeners.set(method, listeners);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.#notificationListeners.delete(method);
+    };
+  }
+
+  #notification(method: string, params: JsonObject | undefined): void {
+    for (const listener of this.#notificationListeners.get(method) ?? []) {
+      try {
+        listener(params);
+      } catch (error) {
+        this.logger.warn(`a ${method} listener threw: ${(error as Error).message}`);
+      }
+    }
     if (method !== Notification.ToolsListChanged) return;
     this.tools.invalidate();
     for (const listener of this.#changeListeners) listener();

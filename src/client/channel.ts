@@ -183,8 +183,7 @@ export class Channel {
     pending.retryTimer = setTimeout(() => {
       pending.retryTimer = undefined;
       if (this.#pending.get(id) === pending && !this.#closed) this.#transmit(id, pending);
-    }, delayMs);
-    pending.retryTimer.unref?.();
+    }, delayMs); // not unref'd: during the wait nothing else may keep the process alive for the answer
     return true;
   }
 

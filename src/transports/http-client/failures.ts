@@ -22,9 +22,32 @@ export function httpError(method: string, response: Response, text: string): Tra
   );
 }
 
-/** A network failure (refused, reset, closed early): the request may or may not have arrived. */
+/**
+ * Connection failures a server restart or an overloaded proxy causes (undici names a socket closed mid-answer
+ * UND_ERR_SOCKET). Others, such as a port fetch refuses to use or a name that does not resolve, will not pass.
+ */
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+]);
+
+/** A network failure: transient (worth another attempt) when a cause in its chain has a transient code. */
 export function networkError(message: string, error: unknown, status?: number): TransportError {
-  return new TransportError(`${message}: ${describe(error)}`, status, undefined, { transient: true });
+  let transient = false;
+  for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && TRANSIENT_CODES.has(code)) transient = true;
+    cause = cause.cause;
+  }
+  return new TransportError(`${message}: ${describe(error)}`, status, undefined, { transient });
 }
 
 /** Whether a response's status is a transient one, and its Retry-After. */

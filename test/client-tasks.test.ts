@@ -4,13 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  McpClient,
-  ProtocolError,
-  RequestAbortedError,
-  type ClientOptions,
-  type TaskStatus,
-} from '../src/client/index.js';
+import { McpClient, RequestAbortedError, type ClientOptions, type TaskStatus } from '../src/client/index.js';
 import { McpServer, silentLogger } from '../src/index.js';
 import type { Transport } from '../src/protocol/index.js';
 import { listenHttp, type HttpListening } from '../src/transports/http/index.js';
@@ -253,10 +247,13 @@ describe("client tasks: toolwire's own server (2026-07-28 tasks extension)", () 
     }
   });
 
-  it('the caller cannot ask a server without tasks for one', async () => {
-    const client = await connected(new HttpClientTransport(listening.url));
+  it('task: true is ignored on the modern wire: the server decides', async () => {
+    const client = await connected(new HttpClientTransport(listening.url), {
+      handlers: { elicitation: () => ({ action: 'decline' }) },
+    });
     try {
-      await assert.rejects(client.callTool('nothing-here', {}, { task: true }), ProtocolError);
+      const result = await within(client.callTool('report', {}, { task: true }), TASK_MS, 'report');
+      assert.deepEqual(result.content, [{ type: 'text', text: 'report' }]);
     } finally {
       await client.close();
     }

@@ -26,7 +26,8 @@ export interface CallOptions {
   maxInputRounds?: number;
   /**
    * Run a tool whose execution.taskSupport is "optional" as a task (2025-11-25 servers; on the modern wire the
-   * server decides). "required" tools always run as tasks; asking it of a tool without task support is an error.
+   * server decides, and this is ignored). "required" tools always run as tasks; asking it of a tool without task
+   * support is an error.
    */
   task?: boolean;
   /** The task lifetime to ask a 2025-11-25 server for. */
@@ -188,13 +189,13 @@ function asLegacyTask(
   known: KnownTool | undefined,
   options: CallOptions,
 ): boolean {
+  if (client.era !== 'legacy' || client.options.tasks === false) return false; // the server decides
   const support = known?.tool.execution?.taskSupport ?? 'forbidden';
   if (options.task === true && support === 'forbidden') {
     throw new ProtocolError(
       `tool "${name}" does not run as a task (its execution.taskSupport is "forbidden")`,
     );
   }
-  if (client.era !== 'legacy' || client.options.tasks === false) return false;
   if (!offersToolTasks(client.serverCapabilities)) return false;
   return support === 'required' || (support === 'optional' && options.task === true);
 }

@@ -4,13 +4,19 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { McpClient, RequestAbortedError, type ClientOptions, type TaskStatus } from '../src/client/index.js';
+import {
+  McpClient,
+  RequestAbortedError,
+  type ClientOptions,
+  type Progress,
+  type TaskStatus,
+} from '../src/client/index.js';
 import { McpServer, silentLogger } from '../src/index.js';
 import type { Transport } from '../src/protocol/index.js';
 import { listenHttp, type HttpListening } from '../src/transports/http/index.js';
 import { HttpClientTransport } from '../src/transports/http-client/index.js';
 import { everythingStdio, startEverythingSse, type EverythingSse } from './fixtures/client/everything.js';
-import { CLIENT_INFO, deferred, within } from './fixtures/client/harness.js';
+import { CLIENT_INFO, deferred, stdioTransport, within } from './fixtures/client/harness.js';
 
 /** simulate-research-query takes four one-second stages; a loaded machine may take several times that. */
 const TASK_MS = 60_000;
@@ -153,6 +159,34 @@ describe('client tasks: server-everything (2025-11-25 task-augmented calls)', ()
       await client.close();
     }
   });
+});
+
+describe('client tasks: an SDK v1 server with an optional task tool', () => {
+  it(
+    'task: true runs it as a task, and progress with the call token goes on while the task runs',
+    { timeout: TASK_MS },
+    async () => {
+      const client = await connected(stdioTransport('sdk-v1-task-stdio.ts'));
+      try {
+        const tool = (await client.listTools()).find((candidate) => candidate.name === 'steps');
+        assert.deepEqual(tool?.execution, { taskSupport: 'optional' });
+        const progress: Progress[] = [];
+        const result = await within(
+          client.callTool('steps', {}, { task: true, onProgress: (p) => progress.push(p) }),
+          TASK_MS,
+          'the task',
+        );
+        assert.ok(result.taskId);
+        assert.deepEqual(result.content, [{ type: 'text', text: 'stepped as a task' }]);
+        assert.deepEqual(progress, [
+          { progress: 1, total: 2, message: 'step 1' },
+          { progress: 2, total: 2, message: 'step 2' },
+        ]);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe("client tasks: toolwire's own server (2026-07-28 tasks extension)", () => {

@@ -156,6 +156,22 @@ describe('HTTP+SSE (2024-11-05) client transport', () => {
     }
   });
 
+  it("toolwire list and call work against toolwire's own /sse endpoint", async () => {
+    const toolwire = await listenToolwireHttp();
+    try {
+      const listed = await runCli(['list', `${toolwire.url}/sse`]);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /^add\b/m);
+      const called = await runCli(['call', `${toolwire.url}/sse`, 'add', 'a=2', 'b=3', '--yes', '--json']);
+      assert.equal(called.code, 0, called.stderr);
+      assert.deepEqual((JSON.parse(called.stdout) as { structuredContent: unknown }).structuredContent, {
+        sum: 5,
+      });
+    } finally {
+      await toolwire.close();
+    }
+  });
+
   it('toolwire list and call work against server-everything in its sse mode', async () => {
     const listed = await runCli(['list', everything.url]);
     assert.equal(listed.code, 0, listed.stderr);

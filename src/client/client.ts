@@ -134,9 +134,9 @@ export class McpClient implements ClientSession {
         return true;
       } catch (caught) {
         const error = asServerError(caught);
-        if (error instanceof TransportError && error.status === undefined && ++networkFailures <= 2) {
-          continue; // a dropped connection says nothing about the era: ask again
-        }
+        // A dropped connection says nothing about the era: ask again (the retry policy already did, when there is one).
+        const network = error instanceof TransportError && error.status === undefined;
+        if (network && this.#retry === undefined && ++networkFailures <= 2) continue;
         if (error instanceof McpError && error.code === -32022) {
           // A modern server that wants another version: retry with one we share, or stop (never fall back).
           const supported =

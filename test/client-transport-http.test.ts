@@ -252,7 +252,8 @@ describe('HttpClientTransport: POST and its answers', () => {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('No\n such  endpoint'),
     );
     const client = await connect(server.url);
-    client.transport.send(rpc.request(1, 'initialize'), { requestId: 1 });
+    // Not initialize: a 404 to that tries the HTTP+SSE fallback first (test/client-sse.test.ts).
+    client.transport.send(rpc.request(1, 'tools/list'), { requestId: 1 });
     await client.signals.until(() => client.requestErrors.length === 1, 'the request error');
     const error = client.requestErrors[0]?.error;
     assert.equal(error?.name, 'TransportError');

@@ -6,7 +6,7 @@ import { approver } from './approval.js';
 import { ExitCode, UsageError } from './errors.js';
 import { renderResult } from './output.js';
 import { createProgressBar } from './progress-bar.js';
-import { connect, fail, type CliIo, type CommonOptions, type Connected } from './session.js';
+import { connect, fail, say, type CliIo, type CommonOptions, type Connected } from './session.js';
 import { shellCommand } from './shell-quote.js';
 import { didYouMean } from './suggest.js';
 import { inertJson, terminalLine } from './terminal-text.js';
@@ -14,6 +14,7 @@ import { inertJson, terminalLine } from './terminal-text.js';
 export interface CallCommandOptions extends CommonOptions {
   yes?: boolean;
   save?: string;
+  task?: boolean;
 }
 
 export async function call(
@@ -43,9 +44,18 @@ export async function call(
       );
     }
     const args = parseToolArguments(words, known.inputSchema, tool);
+    const support = known.execution?.taskSupport;
+    if (options.task === true && support !== 'optional' && support !== 'required') {
+      throw new UsageError(
+        `tool "${tool}" does not run as a task (${support === undefined ? 'it declares no task support' : `its task support is "${support}"`}); call it without --task`,
+      );
+    }
     const result = await connected.client.callTool(tool, args, {
       signal: interrupt,
       onProgress: ({ progress, total, message }) => bar.update(progress, total, message),
+      task: options.task === true,
+      onTaskStatus: ({ taskId, status, statusMessage }) =>
+        say(io, `task ${taskId}: ${status}${statusMessage === undefined ? '' : ` (${statusMessage})`}`),
     });
     bar.done();
     if (options.json === true) io.stdout.write(`${inertJson(result, 2)}\n`);

@@ -98,6 +98,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       .argument('[arguments...]', 'one JSON object, or key=value pairs coerced by the input schema'),
   )
     .option('--yes', 'do not ask before calling a tool that is not read-only')
+    .option('--task', 'run a tool whose task support is optional as a task (2025-11-25 servers)')
     .addOption(new Option('--save <dir>', 'write image, audio and binary resource blocks to files in DIR'))
     .action(async (target: string, tool: string, words: string[], options: CallCommandOptions) => {
       const interrupt = new AbortController();

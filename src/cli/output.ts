@@ -99,16 +99,24 @@ const required = (tool: Tool): string => {
 const title = (tool: Tool): string =>
   tool.title ?? (isJsonObject(tool.annotations) ? String(tool.annotations.title ?? '') : '');
 
-/** A readable table: name, title, annotations, required arguments. */
+/** 2025-11-25 task support, when the server declares any: "required", "optional" or "-". */
+const taskSupport = (tool: Tool): string => {
+  const support = tool.execution?.taskSupport;
+  return support === 'required' || support === 'optional' ? support : '-';
+};
+
+/** A readable table: name, title, annotations, required arguments (and TASK when any tool runs as a task). */
 export function renderToolTable(tools: readonly Tool[]): string {
   if (tools.length === 0) return '(no tools)';
+  const tasks = tools.some((tool) => taskSupport(tool) !== '-');
   const rows = tools.map((tool) => [
     terminalLine(tool.name),
     fitWidth(terminalLine(title(tool)), 40),
     flags(tool),
+    ...(tasks ? [taskSupport(tool)] : []),
     fitWidth(terminalLine(required(tool)), 40),
   ]);
-  const header = ['NAME', 'TITLE', 'ANNOTATIONS', 'REQUIRED'];
+  const header = ['NAME', 'TITLE', 'ANNOTATIONS', ...(tasks ? ['TASK'] : []), 'REQUIRED'];
   const widths = header.map((name, i) =>
     Math.max(name.length, ...rows.map((row) => displayWidth(row[i] ?? ''))),
   );

@@ -59,6 +59,13 @@ export async function connect(
       timeoutMs: parseTimeout(options.timeout),
       trusted,
       logger: { warn: (message) => say(io, `warning: ${message}`) },
+      retry: {
+        onRetry: ({ method, attempt, maxAttempts, delayMs, reason }) =>
+          say(
+            io,
+            `${method} failed (${reason}); retrying in ${delayMs} ms (attempt ${attempt} of ${maxAttempts})`,
+          ),
+      },
       ...(approve !== undefined && { approve }),
     },
   );

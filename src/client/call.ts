@@ -1,23 +1,19 @@
 // Calling one tool: approval, the MRTR loop (input requests answered, then a retry with a new id and the state
 // echoed as it came), task results followed to the end, output validation, and one audit entry per call.
 
-import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
-import { Method, type CallToolResult } from '../protocol/index.js';
-import { formatIssues } from '../schema/index.js';
+import type { JsonObject } from '../jsonrpc/index.js';
+import { Method } from '../protocol/index.js';
+import { finish, type CallToolOutcome, type ToolCaller } from './call-result.js';
 import type { Progress } from './channel.js';
-import {
-  ApprovalDeniedError,
-  McpError,
-  OutputValidationError,
-  ProtocolError,
-  RequestAbortedError,
-  RequestTimeoutError,
-} from './errors.js';
+import { ApprovalDeniedError, ProtocolError, RequestAbortedError, RequestTimeoutError } from './errors.js';
 import { paramHeaders } from './headers.js';
 import { answerAll } from './input.js';
 import { effectiveAnnotations, type CallOutcomeKind } from './policy.js';
-import type { ClientSession } from './session.js';
-import type { KnownTool, ToolCache } from './tools.js';
+import { followTask, type TaskStatus } from './tasks.js';
+import { callAsLegacyTask, offersToolTasks } from './tasks-legacy.js';
+import type { KnownTool } from './tools.js';
+
+export type { CallToolOutcome, ToolCaller } from './call-result.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -28,31 +24,17 @@ export interface CallOptions {
   maxTotalTimeoutMs?: number;
   /** Rounds of input requests answered before giving up. Default 10. */
   maxInputRounds?: number;
+  /**
+   * Run a tool whose execution.taskSupport is "optional" as a task (2025-11-25 servers; on the modern wire the
+   * server decides, and this is ignored). "required" tools always run as tasks; asking it of a tool without task
+   * support is an error.
+   */
+  task?: boolean;
+  /** The task lifetime to ask a 2025-11-25 server for. */
+  taskTtlMs?: number;
+  /** Told of each change of a task's status (and status message) while the call runs as a task. */
+  onTaskStatus?: (task: TaskStatus) => void;
 }
-
-/** The tool's result, plus how it was produced. */
-export interface CallToolOutcome extends CallToolResult {
-  /** Set when the call ran as a task (tasks extension). */
-  taskId?: string;
-}
-
-/** What a call needs of the client: the session, and the tool cache that shapes the call and checks its output. */
-export interface ToolCaller extends ClientSession {
-  readonly tools: ToolCache;
-}
-
-const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new RequestAbortedError('tools/call'));
-      },
-      { once: true },
-    );
-  });
 
 async function approve(
   client: ToolCaller,
@@ -142,8 +124,11 @@ async function run(
 ): Promise<CallToolOutcome> {
   const headers: Record<string, string> = {};
   if (client.era === 'modern' && known !== undefined) paramHeaders(known.mcpHeaders, args, headers);
+  // Sent again after a transient failure only when a trusted server says repeating it does no harm.
+  const hints = client.options.trusted === true ? known?.tool.annotations : undefined;
   const requestOptions = {
     headers,
+    idempotent: hints?.readOnlyHint === true || hints?.idempotentHint === true,
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
@@ -151,6 +136,19 @@ async function run(
     maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? client.options.maxTotalTimeoutMs ?? 600_000,
   };
   const maxRounds = options.maxInputRounds ?? 10;
+  const following = {
+    maxTotalTimeoutMs: requestOptions.maxTotalTimeoutMs,
+    ...(options.signal !== undefined && { signal: options.signal }),
+    ...(options.onTaskStatus !== undefined && { onTaskStatus: options.onTaskStatus }),
+  };
+  if (asLegacyTask(client, name, known, options)) {
+    const call = {
+      ...following,
+      ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
+      ...(options.taskTtlMs !== undefined && { ttlMs: options.taskTtlMs }),
+    };
+    return callAsLegacyTask(client, name, args, known, call, requestOptions);
+  }
   let params: JsonObject = { name, arguments: args };
   for (let round = 0; ; round++) {
     const result = await client.request(Method.ToolsCall, params, requestOptions);
@@ -175,90 +173,29 @@ async function run(
       continue;
     }
     if (kind === 'task' && client.options.tasks !== false && typeof result.taskId === 'string') {
-      return followTask(client, name, known, result.taskId, options.signal);
+      return followTask(client, name, known, result, following);
     }
     throw new ProtocolError(`tools/call answered with an unknown resultType ${JSON.stringify(kind)}`);
   }
 }
 
-/** Polls tasks/get (as often as the server suggests) until the task ends; answers its input requests on the way. */
-async function followTask(
+/**
+ * Whether this call goes out as a 2025-11-25 task: a legacy server that offers task-augmented calls, and a tool
+ * that requires it, or allows it and the caller asked. (The modern wire has no such choice: the server decides.)
+ */
+function asLegacyTask(
   client: ToolCaller,
   name: string,
   known: KnownTool | undefined,
-  taskId: string,
-  signal: AbortSignal | undefined,
-): Promise<CallToolOutcome> {
-  const answered = new Set<string>();
-  try {
-    for (;;) {
-      const task = await client.request('tasks/get', { taskId }, signal === undefined ? {} : { signal });
-      switch (task.status) {
-        case 'completed':
-          if (!isJsonObject(task.result))
-            throw new ProtocolError(`task ${taskId} completed without a result`);
-          return { ...(await finish(client, name, known, task.result)), taskId };
-        case 'failed': {
-          const error = isJsonObject(task.error) ? task.error : { code: -32603, message: 'the task failed' };
-          throw new McpError({ code: Number(error.code), message: String(error.message), data: error.data });
-        }
-        case 'cancelled':
-          throw new RequestAbortedError(`task ${taskId} of tool "${name}"`);
-        case 'input_required': {
-          const pending = isJsonObject(task.inputRequests) ? task.inputRequests : {};
-          const fresh = Object.fromEntries(Object.entries(pending).filter(([key]) => !answered.has(key)));
-          if (Object.keys(fresh).length > 0) {
-            const responses = await answerAll(client.options.handlers, client.serverInfo, fresh, signal);
-            for (const key of Object.keys(responses)) answered.add(key);
-            await client.request('tasks/update', { taskId, inputResponses: responses });
-            continue;
-          }
-          break;
-        }
-        case 'working':
-          break;
-        default:
-          throw new ProtocolError(`task ${taskId} has an unknown status ${JSON.stringify(task.status)}`);
-      }
-      const interval = typeof task.pollIntervalMs === 'number' ? task.pollIntervalMs : 1000;
-      await sleep(Math.min(Math.max(interval, 50), 30_000), signal);
-    }
-  } catch (error) {
-    if (error instanceof RequestAbortedError && signal?.aborted === true) {
-      await client.request('tasks/cancel', { taskId }).catch(() => undefined);
-    }
-    throw error;
-  }
-}
-
-async function finish(
-  client: ToolCaller,
-  name: string,
-  known: KnownTool | undefined,
-  result: JsonObject,
-): Promise<CallToolOutcome> {
-  if (!Array.isArray(result.content))
-    throw new ProtocolError(`tools/call of "${name}" answered without a content array`);
-  const { resultType: _type, ...rest } = result;
-  const outcome = rest as unknown as CallToolOutcome; // content checked above; the rest is the server's
-  if (client.options.validateOutput === 'off' || known === undefined || outcome.isError === true)
-    return outcome;
-  const validator = client.tools.outputValidator(known);
-  if (validator === null) return outcome;
-  if (outcome.structuredContent === undefined) {
-    throw new OutputValidationError(
-      name,
-      `tool "${name}" declares an outputSchema but returned no structuredContent`,
-      outcome,
+  options: CallOptions,
+): boolean {
+  if (client.era !== 'legacy' || client.options.tasks === false) return false; // the server decides
+  const support = known?.tool.execution?.taskSupport ?? 'forbidden';
+  if (options.task === true && support === 'forbidden') {
+    throw new ProtocolError(
+      `tool "${name}" does not run as a task (its execution.taskSupport is "forbidden")`,
     );
   }
-  const checked = await validator.validate(outcome.structuredContent);
-  if (!checked.ok) {
-    throw new OutputValidationError(
-      name,
-      formatIssues(checked.issues, `structuredContent of tool "${name}" does not match its outputSchema`),
-      outcome,
-    );
-  }
-  return outcome;
+  if (!offersToolTasks(client.serverCapabilities)) return false;
+  return support === 'required' || (support === 'optional' && options.task === true);
 }

@@ -27,6 +27,7 @@ import {
   RequestAbortedError,
   RequestTimeoutError,
 } from './errors.js';
+import { retryDelay, transientFailure, type RetryPolicy } from './retry.js';
 
 export interface Progress {
   progress: number;
@@ -46,6 +47,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** How to cancel: close the HTTP stream (modern HTTP) or send notifications/cancelled. */
   cancelByClosingStream: boolean;
+  /**
+   * Only for requests safe to repeat: a transient failure (dropped connection, 429/502/503/504) sends the same message
+   * again (same id, same progress token) after a wait, within the request's one time limit.
+   */
+  retry?: RetryPolicy;
 }
 
 interface Pending {
@@ -56,6 +62,10 @@ interface Pending {
   timer: NodeJS.Timeout | undefined;
   startedAt: number;
   stream: AbortController | undefined;
+  /** The message as sent, for a retry. */
+  text: string;
+  attempt: number;
+  retryTimer: NodeJS.Timeout | undefined;
 }
 
 export type ServerRequestHandler = (request: JsonRpcRequest) => Promise<JsonObject>;
@@ -119,6 +129,9 @@ export class Channel {
         timer: undefined,
         startedAt: Date.now(),
         stream: options.cancelByClosingStream ? new AbortController() : undefined,
+        text: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        attempt: 1,
+        retryTimer: undefined,
       };
       this.#pending.set(id, pending);
       this.#arm(id, pending, options.timeoutMs);
@@ -129,15 +142,49 @@ export class Channel {
           once: true,
         },
       );
-      const sendOptions: SendOptions = { requestId: id };
-      if (options.headers !== undefined) sendOptions.headers = options.headers;
-      if (pending.stream !== undefined) sendOptions.signal = pending.stream.signal;
-      try {
-        this.#transport.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), sendOptions);
-      } catch (error) {
-        this.#settle(id)?.reject(error instanceof Error ? error : new Error(String(error)));
-      }
+      this.#transmit(id, pending);
     });
+  }
+
+  #transmit(id: RequestId, pending: Pending): void {
+    const sendOptions: SendOptions = { requestId: id };
+    if (pending.options.headers !== undefined) sendOptions.headers = pending.options.headers;
+    if (pending.stream !== undefined) sendOptions.signal = pending.stream.signal;
+    try {
+      this.#transport.send(pending.text, sendOptions);
+    } catch (error) {
+      this.#settle(id)?.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /**
+   * Sends a failed request again later, when its policy allows and the failure is transient. True when a retry is
+   * scheduled. The time limit keeps running across attempts: one clock per request.
+   */
+  #retryLater(id: RequestId, pending: Pending, error: Error): boolean {
+    const policy = pending.options.retry;
+    const transient = transientFailure(error);
+    if (policy === undefined || transient === undefined || this.#closed) return false;
+    if (pending.attempt >= policy.maxAttempts) return false;
+    const delayMs = retryDelay(policy, pending.attempt + 1, transient.retryAfterMs);
+    if (delayMs === undefined) return false;
+    pending.attempt++;
+    try {
+      policy.onRetry?.({
+        method: pending.method,
+        attempt: pending.attempt,
+        maxAttempts: policy.maxAttempts,
+        delayMs,
+        reason: error.message,
+      });
+    } catch (thrown) {
+      this.#logger.warn(`onRetry threw: ${(thrown as Error).message}`);
+    }
+    pending.retryTimer = setTimeout(() => {
+      pending.retryTimer = undefined;
+      if (this.#pending.get(id) === pending && !this.#closed) this.#transmit(id, pending);
+    }, delayMs); // not unref'd: during the wait nothing else may keep the process alive for the answer
+    return true;
   }
 
   notify(method: string, params?: JsonObject, headers?: Record<string, string>): void {
@@ -160,6 +207,7 @@ export class Channel {
     if (pending === undefined) return undefined;
     this.#pending.delete(id);
     if (pending.timer !== undefined) clearTimeout(pending.timer);
+    if (pending.retryTimer !== undefined) clearTimeout(pending.retryTimer);
     return pending;
   }
 
@@ -182,6 +230,8 @@ export class Channel {
   }
 
   #requestFailed(id: RequestId, error: TransportError): void {
+    const pending = this.#pending.get(id);
+    if (pending !== undefined && this.#retryLater(id, pending, error)) return;
     this.#settle(id)?.reject(error);
   }
 
@@ -230,6 +280,12 @@ export class Channel {
     switch (message.kind) {
       case 'response': {
         const response = message.message;
+        if ('error' in response && response.id !== undefined && extra?.httpStatus !== undefined) {
+          // A JSON-RPC error on a 429/503 answer ("not now") is retried like a transport failure, when allowed.
+          const waiting = this.#pending.get(response.id);
+          const error = new McpError(response.error, extra.httpStatus, extra.retryAfterMs);
+          if (waiting !== undefined && this.#retryLater(response.id, waiting, error)) return;
+        }
         const pending = response.id === undefined ? undefined : this.#settle(response.id);
         if (pending === undefined) {
           if (response.id !== undefined && this.#abandoned.delete(response.id)) return; // late: we gave up on it
@@ -238,7 +294,8 @@ export class Channel {
           } else this.#logger.warn(`ignored a response with unknown id ${JSON.stringify(response.id)}`);
           return;
         }
-        if ('error' in response) pending.reject(new McpError(response.error, extra?.httpStatus));
+        if ('error' in response)
+          pending.reject(new McpError(response.error, extra?.httpStatus, extra?.retryAfterMs));
         else pending.resolve(response.result);
         return;
       }
@@ -262,7 +319,11 @@ export class Channel {
       const token = params?.progressToken;
       const pending =
         typeof token === 'number' || typeof token === 'string' ? this.#pending.get(token) : undefined;
-      if (pending?.options.onProgress === undefined || typeof params?.progress !== 'number') return;
+      if (pending === undefined) {
+        this.onnotification?.(method, params); // a token of the caller's own (a task's progress, say)
+        return;
+      }
+      if (pending.options.onProgress === undefined || typeof params?.progress !== 'number') return;
       const progress: Progress = { progress: params.progress };
       if (typeof params.total === 'number') progress.total = params.total;
       if (typeof params.message === 'string') progress.message = params.message;

@@ -36,6 +36,7 @@ import {
   readResource,
   type FeatureRequestOptions,
 } from './resources-prompts.js';
+import { resolveRetry, SAFE_TO_REPEAT, type RetryPolicy } from './retry.js';
 import type { ClientRequestOptions, ClientSession } from './session.js';
 import { ToolCache } from './tools.js';
 
@@ -51,6 +52,7 @@ export class McpClient implements ClientSession {
   readonly capabilities: ClientCapabilities;
   readonly logger: ChannelLogger;
   readonly tools: ToolCache;
+  readonly #retry: RetryPolicy | undefined;
   #channel: Channel | undefined;
   #era: Era | undefined;
   #version: string | undefined;
@@ -59,11 +61,13 @@ export class McpClient implements ClientSession {
   #instructions: string | undefined;
   #listen: AbortController | undefined;
   readonly #changeListeners = new Set<() => void>();
+  readonly #notificationListeners = new Map<string, Set<(params: JsonObject | undefined) => void>>();
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     this.info = info;
     this.options = options;
     this.logger = options.logger ?? stderrLogger;
+    this.#retry = resolveRetry(options.retry);
     const capabilities: ClientCapabilities = {
       ...capabilitiesFor(options.handlers ?? {}),
       ...options.capabilities,
@@ -102,7 +106,7 @@ export class McpClient implements ClientSession {
     if (this.#channel !== undefined) throw new Error('this client is already connected');
     const channel = new Channel(transport, this.logger);
     this.#channel = channel;
-    channel.onnotification = (method) => this.#notification(method);
+    channel.onnotification = (method, params) => this.#notification(method, params);
     channel.onrequest = (request) => this.#serverRequest(request);
     await transport.start();
     const era = this.options.era ?? 'auto';
@@ -130,9 +134,9 @@ export class McpClient implements ClientSession {
         return true;
       } catch (caught) {
         const error = asServerError(caught);
-        if (error instanceof TransportError && error.status === undefined && ++networkFailures <= 2) {
-          continue; // a dropped connection says nothing about the era: ask again
-        }
+        // A dropped connection says nothing about the era: ask again (the retry policy already did, when there is one).
+        const network = error instanceof TransportError && error.status === undefined;
+        if (network && this.#retry === undefined && ++networkFailures <= 2) continue;
         if (error instanceof McpError && error.code === -32022) {
           // A modern server that wants another version: retry with one we share, or stop (never fall back).
           const supported =
@@ -248,6 +252,8 @@ export class McpClient implements ClientSession {
     if (options.resetTimeoutOnProgress !== undefined)
       requestOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
     if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+    if (this.#retry !== undefined && (options.idempotent ?? SAFE_TO_REPEAT.has(method)))
+      requestOptions.retry = this.#retry;
     return channel.request(method, body, requestOptions);
   }
 
@@ -296,7 +302,25 @@ export class McpClient implements ClientSession {
     return () => this.#changeListeners.delete(listener);
   }
 
-  #notification(method: string): void {
+  /** Calls `listener` with the params of each notification `method` the server sends; returns the way to stop. */
+  onNotification(method: string, listener: (params: JsonObject | undefined) => void): () => void {
+    const listeners = this.#notificationListeners.get(method) ?? new Set();
+    this.#notificationListeners.set(method, listeners);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.#notificationListeners.delete(method);
+    };
+  }
+
+  #notification(method: string, params: JsonObject | undefined): void {
+    for (const listener of this.#notificationListeners.get(method) ?? []) {
+      try {
+        listener(params);
+      } catch (error) {
+        this.logger.warn(`a ${method} listener threw: ${(error as Error).message}`);
+      }
+    }
     if (method !== Notification.ToolsListChanged) return;
     this.tools.invalidate();
     for (const listener of this.#changeListeners) listener();

@@ -8,13 +8,16 @@ export class McpError extends Error {
   readonly data: unknown;
   /** The HTTP status of the response that carried it, on HTTP. */
   readonly httpStatus: number | undefined;
+  /** The response's Retry-After in ms, when it had one (HTTP 429 or 503). */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(error: JsonRpcErrorObject, httpStatus?: number) {
+  constructor(error: JsonRpcErrorObject, httpStatus?: number, retryAfterMs?: number) {
     super(`server error ${error.code}: ${error.message}`);
     this.name = 'McpError';
     this.code = error.code;
     this.data = error.data;
     this.httpStatus = httpStatus;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

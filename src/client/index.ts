@@ -3,6 +3,8 @@
 export { McpClient } from './client.js';
 export type { ClientOptions, Era } from './options.js';
 export type { CallOptions, CallToolOutcome } from './call.js';
+export type { TaskStatus } from './tasks.js';
+export type { RetryEvent, RetryOptions } from './retry.js';
 export type {
   GetPromptResult,
   Prompt,

@@ -5,6 +5,7 @@ import type { ClientCapabilities } from '../protocol/index.js';
 import type { ChannelLogger } from './channel.js';
 import type { InputHandlers } from './input.js';
 import type { ApprovalHook, AuditHook } from './policy.js';
+import type { RetryOptions } from './retry.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -46,4 +47,11 @@ export interface ClientOptions {
   logger?: ChannelLogger;
   /** A name for this server in audit entries. Default: the server's own name. */
   serverName?: string;
+  /**
+   * Retries after transient failures (connection refused or reset, HTTP 429/502/503/504), only for requests safe to
+   * repeat: discovery, initialize, ping, lists, and calls of tools a trusted server annotates readOnlyHint or
+   * idempotentHint. Never other tool calls. Default { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 5000 };
+   * false turns them off.
+   */
+  retry?: RetryOptions | false;
 }

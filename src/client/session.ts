@@ -7,8 +7,14 @@ import type { Implementation } from '../protocol/index.js';
 import type { ChannelLogger, RequestOptions } from './channel.js';
 import type { ClientOptions, Era } from './options.js';
 
-/** McpClient.request's options: the channel's (each optional, the client fills the rest) plus extra HTTP headers. */
-export type ClientRequestOptions = Partial<RequestOptions> & { headers?: Record<string, string> };
+/**
+ * McpClient.request's options: the channel's (each optional, the client fills the rest) plus extra HTTP headers, and
+ * whether this request is safe to send twice (lists and discovery are without being told).
+ */
+export type ClientRequestOptions = Omit<Partial<RequestOptions>, 'retry'> & {
+  headers?: Record<string, string>;
+  idempotent?: boolean;
+};
 
 export interface ClientSession {
   readonly options: Readonly<ClientOptions>;

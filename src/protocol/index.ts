@@ -17,4 +17,10 @@ export {
   type Caller,
   type TransportFacts,
 } from './caller.js';
-export { TransportError, type MessageExtra, type SendOptions, type Transport } from './transport.js';
+export {
+  TransportError,
+  type MessageExtra,
+  type SendOptions,
+  type TransientFacts,
+  type Transport,
+} from './transport.js';

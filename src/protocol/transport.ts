@@ -56,6 +56,8 @@ export interface MessageExtra {
   closeStream?: () => void;
   /** Client side, HTTP: the status of the response that carried this message. */
   httpStatus?: number;
+  /** Client side, HTTP: the response's Retry-After, in ms (a 429 or 503 answer that asks the client to wait). */
+  retryAfterMs?: number;
 }
 
 /**
@@ -82,15 +84,27 @@ export interface Transport {
   openEventStream?(): void;
 }
 
+/** Whether a failure may pass if the same request is sent again, and when (what the client's retries go by). */
+export interface TransientFacts {
+  /** A dropped or refused connection, or HTTP 429/502/503/504: the server may answer the same request later. */
+  transient?: boolean;
+  /** The server's Retry-After, in ms. */
+  retryAfterMs?: number;
+}
+
 /** A transport-level failure of one request, with what the transport saw. */
 export class TransportError extends Error {
   readonly status: number | undefined;
   readonly body: string | undefined;
+  readonly transient: boolean;
+  readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, status?: number, body?: string) {
+  constructor(message: string, status?: number, body?: string, facts: TransientFacts = {}) {
     super(message);
     this.name = 'TransportError';
     this.status = status;
     this.body = body;
+    this.transient = facts.transient === true;
+    this.retryAfterMs = facts.retryAfterMs;
   }
 }

@@ -35,6 +35,8 @@ export interface ServerCapabilities {
   prompts?: { listChanged?: boolean };
   resources?: { subscribe?: boolean; listChanged?: boolean };
   tools?: { listChanged?: boolean };
+  /** 2025-11-25 only (experimental tasks): tasks/list, tasks/cancel, and which requests may be task-augmented. */
+  tasks?: JsonObject;
   extensions?: Record<string, JsonObject>;
 }
 
@@ -57,6 +59,8 @@ export interface Tool {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
+  /** 2025-11-25 only (experimental tasks): whether the tool may, or must, be called as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
   _meta?: JsonObject;
 }
 

@@ -1,6 +1,12 @@
-// The Streamable HTTP client transport (both eras) and its SSE parser.
+// The Streamable HTTP client transport (both eras), the 2024-11-05 HTTP+SSE client transport it falls back to, and
+// their SSE parser.
 
 export { HttpClientTransport } from './transport.js';
+export {
+  SseClientTransport,
+  DEFAULT_ENDPOINT_TIMEOUT_MS,
+  type SseClientTransportOptions,
+} from './sse-transport.js';
 export {
   DEFAULT_MAX_RECONNECT_ATTEMPTS,
   DEFAULT_MAX_RECONNECT_DELAY_MS,

@@ -15,6 +15,11 @@ export interface HttpClientTransportOptions {
   fetch?: typeof fetch;
   /** Largest JSON response body, and largest single SSE event, in bytes. */
   maxResponseBytes?: number;
+  /**
+   * When a POST of initialize is answered 400, 404 or 405, GET the URL for a 2024-11-05 HTTP+SSE `endpoint` event and
+   * go on over that transport (the spec's backwards-compatibility fallback). Default true.
+   */
+  sseFallback?: boolean;
   reconnect?: {
     /** Consecutive reconnections that bring nothing new before a stream is given up. 0 disables resuming. */
     maxAttempts?: number;

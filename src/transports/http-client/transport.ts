@@ -1,10 +1,12 @@
-// The client side of Streamable HTTP: one POST per message, JSON or SSE answers, sessions and resumable streams.
+// The client side of Streamable HTTP: one POST per message, JSON or SSE answers, sessions and resumable streams;
+// a server that refuses a POST of initialize is tried with the 2024-11-05 HTTP+SSE transport (sse-fallback.ts).
 
 import type { RequestId } from '../../jsonrpc/index.js';
 import { TransportError, type MessageExtra, type SendOptions, type Transport } from '../../protocol/index.js';
-import { discardBody, readBody, snippet, type BodyText } from './body.js';
-import { describe, httpError } from './failures.js';
-import { isResponseTo, parseJsonRpcBody } from './json-rpc-body.js';
+import { discardBody, readBody, snippet } from './body.js';
+import { describe, httpError, networkError } from './failures.js';
+import { readJsonAnswer } from './json-answer.js';
+import { isResponseTo } from './json-rpc-body.js';
 import {
   DELETE_TIMEOUT_MS,
   isVisibleAscii,
@@ -16,6 +18,8 @@ import {
 import { readSse } from './read-sse.js';
 import { reconnectDelay, sleep } from './reconnect.js';
 import type { SseEvent } from './sse-parser.js';
+import type { SseClientTransport } from './sse-transport.js';
+import { fallsBack, openFallback } from './sse-fallback.js';
 
 const POST_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['content-type', 'application/json'],
@@ -48,7 +52,10 @@ export class HttpClientTransport implements Transport {
   readonly closesStreamToCancel = true;
 
   readonly #url: URL;
+  readonly #given: HttpClientTransportOptions;
   readonly #options: ResolvedOptions;
+  /** Set when the server turned out to speak only HTTP+SSE (2024-11-05): every message goes through it. */
+  #sse: SseClientTransport | undefined;
   /** Aborted by close(): ends every POST, GET and reconnection wait. */
   readonly #lifetime = new AbortController();
   readonly #pending = new Set<Promise<void>>();
@@ -67,6 +74,12 @@ export class HttpClientTransport implements Transport {
       throw new TypeError(`HttpClientTransport: the URL must be http or https, got "${this.#url.protocol}"`);
     }
     this.#options = resolveOptions(options);
+    this.#given = options;
+  }
+
+  /** 'sse' once the server answered initialize with the 2024-11-05 HTTP+SSE transport (the fallback). */
+  get mode(): 'streamable-http' | 'sse' {
+    return this.#sse === undefined ? 'streamable-http' : 'sse';
   }
 
   /** The legacy session id the server issued (Mcp-Session-Id), until it ends or the transport closes. */
@@ -87,7 +100,8 @@ export class HttpClientTransport implements Transport {
   send(message: string, options: SendOptions = {}): void {
     if (!this.#started) throw new Error('HttpClientTransport not started');
     if (this.#closed) throw new Error('transport closed');
-    this.#track(this.#post(message, options));
+    if (this.#sse !== undefined) this.#sse.send(message, options);
+    else this.#track(this.#post(message, options));
   }
 
   setProtocolVersion(version: string): void {
@@ -98,7 +112,7 @@ export class HttpClientTransport implements Transport {
 
   /** Opens the standalone GET stream for server-initiated messages; a no-op while one is open. */
   openEventStream(): void {
-    if (!this.#started || this.#closed || this.#eventStreamOpen) return;
+    if (!this.#started || this.#closed || this.#eventStreamOpen || this.#sse !== undefined) return;
     this.#eventStreamOpen = true;
     const stream: Followed = {
       signal: this.#lifetime.signal,
@@ -132,10 +146,18 @@ export class HttpClientTransport implements Transport {
       const headers = this.#headers(POST_HEADERS, options.headers);
       response = await this.#options.fetch(this.#url, { method: 'POST', headers, body: message, signal });
     } catch (error) {
-      if (!signal.aborted) this.#fail(requestId, new TransportError(`POST failed: ${describe(error)}`));
+      if (!signal.aborted) this.#fail(requestId, networkError('POST failed', error));
       return;
     }
     this.#noteSession(response);
+    if (
+      sessionSent === undefined &&
+      this.#given.sseFallback !== false &&
+      fallsBack(response.status, message)
+    ) {
+      await this.#fallBack(response, message, options);
+      return;
+    }
     if (response.status === 404 && sessionSent !== undefined) {
       await this.#sessionEnded(response, sessionSent, requestId, signal);
       return;
@@ -165,51 +187,28 @@ export class HttpClientTransport implements Transport {
     await this.#readJsonAnswer(response, requestId, signal);
   }
 
+  /** 2024-11-05 servers answer a POST of initialize with 4xx: on to HTTP+SSE, or the request fails saying why. */
+  async #fallBack(response: Response, message: string, options: SendOptions): Promise<void> {
+    this.#sse = await openFallback(this.#url, this.#given, response, this.#lifetime.signal, {
+      deliver: (sent, extra) => this.#deliver(sent, extra),
+      report: (error) => this.#report(error),
+      fail: (error) => this.#fail(options.requestId, error),
+      failRequest: (id, error) => this.#fail(id, error),
+      close: () => void this.close(),
+      closed: () => this.#closed,
+    });
+    this.#sse?.send(message, options);
+  }
+
   async #readJsonAnswer(
     response: Response,
     requestId: RequestId | undefined,
     signal: AbortSignal,
   ): Promise<void> {
-    const status = response.status;
-    const limit = this.#options.maxResponseBytes;
-    let body: BodyText;
-    try {
-      body = await readBody(response, limit, signal);
-    } catch (error) {
-      if (!signal.aborted) {
-        this.#fail(
-          requestId,
-          new TransportError(`reading the POST response failed: ${describe(error)}`, status),
-        );
-      }
-      return;
-    }
-    if (body.truncated) {
-      const cut = snippet(body.text);
-      this.#fail(
-        requestId,
-        new TransportError(`the POST response (HTTP ${status}) exceeds the ${limit}-byte limit`, status, cut),
-      );
-      return;
-    }
-    if (response.ok && body.text.trim() === '') return;
-    const parsed = parseJsonRpcBody(body.text);
-    if (parsed === undefined) {
-      this.#fail(requestId, httpError('POST', response, body.text));
-      return;
-    }
-    if (!response.ok && requestId !== undefined && parsed.idlessError !== undefined) {
-      // No id to route it by, so it fails the request it answers; the body is kept whole for the era decision.
-      const { code, message } = parsed.idlessError;
-      const error = new TransportError(
-        `POST answered HTTP ${status} with JSON-RPC error ${String(code)}: ${String(message)}`,
-        status,
-        body.text,
-      );
-      this.#fail(requestId, error);
-      return;
-    }
-    for (const message of parsed.messages) this.#deliver(message, { httpStatus: status });
+    const answer = await readJsonAnswer(response, requestId, signal, this.#options.maxResponseBytes);
+    if (answer === undefined) return;
+    if (answer.error !== undefined) this.#fail(requestId, answer.error);
+    else for (const message of answer.messages) this.#deliver(message, answer.extra);
   }
 
   /**
@@ -250,7 +249,11 @@ export class HttpClientTransport implements Transport {
         problem = read.outcome === 'dropped' ? `${which} broke (${describe(read.error)})` : `${which} ended`;
         if (!stream.standalone && stream.lastEventId === undefined) {
           // Without an event id there is nothing to resume from (the modern wire never resumes).
-          this.#fail(stream.requestId, new TransportError(`${problem} before the response arrived`, status));
+          const facts = { transient: read.outcome === 'dropped' };
+          this.#fail(
+            stream.requestId,
+            new TransportError(`${problem} before the response arrived`, status, undefined, facts),
+          );
           return;
         }
       }
@@ -327,6 +330,7 @@ export class HttpClientTransport implements Transport {
   async #shutdown(): Promise<void> {
     this.#lifetime.abort(new Error('transport closed'));
     await Promise.allSettled([...this.#pending]);
+    await this.#sse?.close();
     if (this.#sessionId !== undefined) await this.#deleteSession();
     try {
       this.onclose?.();

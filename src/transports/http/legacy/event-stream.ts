@@ -11,6 +11,8 @@ export class EventStream {
   readonly #log: Array<[number, string]> = [];
   #seq = 0;
   #writer: SseWriter | undefined;
+  /** Whether the current connection has carried an event id the client could resume from. */
+  #idSent = false;
   #complete = false;
 
   /** `onDelivered` runs once the final event has gone out on a live connection: the stream can be forgotten. */
@@ -32,9 +34,13 @@ export class EventStream {
     return { key: id.slice(0, dot), seq };
   }
 
-  /** Sends an event with an id and no data, so the client has something to resume from. Not logged. */
-  prime(): void {
-    this.#writer?.write(ssePriming(`${this.key}.${++this.#seq}`));
+  /**
+   * Sends an event with an id and no data, so the client has something to resume from. Not logged. Only sent right
+   * before the server closes a connection that has carried no id yet (release): clients that never resume, such as
+   * the AI SDK 1.x, report an empty event as a message they cannot parse.
+   */
+  #prime(writer: SseWriter): void {
+    writer.write(ssePriming(`${this.key}.${++this.#seq}`));
   }
 
   /**
@@ -44,9 +50,13 @@ export class EventStream {
   attach(writer: SseWriter, afterSeq?: number): void {
     this.#writer?.end();
     this.#writer = writer;
+    this.#idSent = false;
     if (afterSeq !== undefined) {
-      for (const [seq, message] of this.#log)
-        if (seq > afterSeq) writer.write(sseEvent(message, `${this.key}.${seq}`));
+      for (const [seq, message] of this.#log) {
+        if (seq <= afterSeq) continue;
+        writer.write(sseEvent(message, `${this.key}.${seq}`));
+        this.#idSent = true;
+      }
     }
     if (this.#complete) this.#deliver();
   }
@@ -60,7 +70,9 @@ export class EventStream {
     const seq = ++this.#seq;
     this.#log.push([seq, message]);
     if (this.#log.length > this.#maxEvents) this.#log.shift();
-    this.#writer?.write(sseEvent(message, `${this.key}.${seq}`));
+    if (this.#writer === undefined) return;
+    this.#writer.write(sseEvent(message, `${this.key}.${seq}`));
+    this.#idSent = true;
   }
 
   /** The final event went in: end the connection now, or when a resumed one has replayed it. */
@@ -69,11 +81,15 @@ export class EventStream {
     if (this.#writer !== undefined) this.#deliver();
   }
 
-  /** 2025-11-25 polling: tells the client when to come back, and closes the connection but not the stream. */
+  /**
+   * 2025-11-25 polling: tells the client when to come back, and closes the connection but not the stream. A
+   * connection that carried no event id yet gets the priming event first, so the client has an id to resume from.
+   */
   release(retryMs: number): void {
     const writer = this.#writer;
     if (writer === undefined) return;
     this.#writer = undefined;
+    if (!this.#idSent) this.#prime(writer);
     writer.write(sseRetry(retryMs));
     writer.end();
   }

@@ -51,7 +51,7 @@ export class LegacySession implements Transport, ManagedSession {
     return this.#ended;
   }
 
-  /** 2025-11-25 sessions get priming events and may close request streams to be polled. */
+  /** 2025-11-25 sessions may close request streams to be polled (primed with an event id first). */
   get polling(): boolean {
     return this.connection.legacy?.revision === '2025-11-25';
   }
@@ -81,7 +81,6 @@ export class LegacySession implements Transport, ManagedSession {
       }
     }
     stream.attach(writer);
-    if (this.polling) stream.prime();
     return stream;
   }
 

@@ -104,7 +104,6 @@ export function handleLegacyGet(
     session.touch();
   });
   stream.attach(writer, after);
-  if (after === undefined && session.polling) stream.prime();
 }
 
 export function handleLegacyDelete(

@@ -17,7 +17,7 @@ interface Database {
   pragma(source: string): unknown;
   exec(source: string): void;
   prepare(source: string): Statement;
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate: (...args: A) => R };
   close(): void;
 }
 type DatabaseConstructor = new (
@@ -101,6 +101,8 @@ export class SqliteAuditStore implements AuditStore {
       if (row === undefined) throw new Error(`${this.description} has no chain head (not an audit trail?)`);
       return headOf(row);
     };
+    // IMMEDIATE: the write lock is taken before the head is read, so a second process on the same file waits its
+    // turn (busy timeout) instead of chaining from a head that is about to change.
     this.#append = db.transaction((entries: readonly AuditEntry[]) => {
       const head = current();
       const records = chainEntries(entries, head.lastId, head.lastHash);
@@ -108,7 +110,7 @@ export class SqliteAuditStore implements AuditStore {
       const last = records[records.length - 1];
       if (last !== undefined) this.#writeHead.run(last.id, last.hash, head.prunedThrough, head.prunedHash);
       return records;
-    });
+    }).immediate;
     this.#prune = db.transaction((rule: PruneRule) => {
       const head = current();
       let through = head.prunedThrough;
@@ -128,7 +130,7 @@ export class SqliteAuditStore implements AuditStore {
       const removed = db.prepare('DELETE FROM audit WHERE id <= ?').run(through).changes;
       this.#writeHead.run(head.lastId, head.lastHash, through, boundary.hash);
       return removed;
-    });
+    }).immediate;
   }
 
   async append(entries: readonly AuditEntry[]): Promise<readonly AuditRecord[]> {

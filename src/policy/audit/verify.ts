@@ -55,9 +55,11 @@ export async function verifyAudit(store: AuditStore): Promise<VerifyResult> {
   }
   const lastId = expectedId - 1;
   if (lastId < head.lastId) {
+    const missing =
+      head.lastId === lastId + 1 ? `row ${head.lastId} is` : `rows ${lastId + 1}–${head.lastId} are`;
     return bad(
       lastId + 1,
-      `rows ${lastId + 1}–${head.lastId} are missing (deleted): the chain head says the last row is ${head.lastId}`,
+      `${missing} missing (deleted): the chain head says the last row is ${head.lastId}`,
     );
   }
   if (lastId > head.lastId) {

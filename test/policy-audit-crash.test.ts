@@ -8,15 +8,33 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SqliteAuditStore, openAudit, queryAudit, verifyAudit } from '../src/policy/audit/index.js';
+import {
+  SqliteAuditStore,
+  openAudit,
+  queryAudit,
+  verifyAudit,
+  type AuditEntry,
+  type AuditRecord,
+} from '../src/policy/audit/index.js';
 import { McpServer, silentLogger } from '../src/server/index.js';
 import { listenHttp } from '../src/transports/http/index.js';
 import { MODERN, modernMeta, postMcp } from './support/http-mcp.js';
 
 const childDb = process.env.AUDIT_CRASH_DB;
 
+/**
+ * The child's store is SQLite behind a short wait per batch (a slow disk): without the guarantee an answer would
+ * leave before its record, and the kill would find it missing.
+ */
+class SlowStore extends SqliteAuditStore {
+  override async append(entries: readonly AuditEntry[]): Promise<readonly AuditRecord[]> {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return super.append(entries);
+  }
+}
+
 async function serveChild(path: string): Promise<void> {
-  const audit = await openAudit({ store: { kind: 'sqlite', path }, logger: silentLogger });
+  const audit = await openAudit({ store: new SlowStore(path), logger: silentLogger });
   const server = new McpServer({ name: 'crash', version: '1.0.0' }, { logger: silentLogger });
   server.use(audit.middleware);
   server.tool({

@@ -13,8 +13,11 @@ import {
   queryAudit,
   verifyAudit,
   type AuditEntry,
+  type AuditRecord,
 } from '../src/policy/audit/index.js';
-import { silentLogger } from '../src/server/index.js';
+import { McpServer, silentLogger } from '../src/server/index.js';
+import { listenHttp } from '../src/transports/http/index.js';
+import { callTool } from './support/http-mcp.js';
 import { auditScenarios } from './policy-audit-scenarios.js';
 
 interface Sqlite {
@@ -126,5 +129,53 @@ describe('audit trail: the SQLite file', () => {
       problem: 'row 10 is missing (deleted): the chain head says the last row is 10',
     });
     await store.close();
+  });
+});
+
+describe('audit trail over HTTP: back-pressure', () => {
+  it('a call beyond the calls waiting for their records is answered 503 with Retry-After', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolwire-audit-'));
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let appending: (() => void) | undefined;
+    const appendStarted = new Promise<void>((resolve) => (appending = resolve));
+    /** SQLite whose first batch waits for the test: the disk is slow. */
+    class HeldStore extends SqliteAuditStore {
+      override async append(entries: readonly AuditEntry[]): Promise<readonly AuditRecord[]> {
+        appending?.();
+        await held;
+        return super.append(entries);
+      }
+    }
+    const audit = await openAudit({
+      store: new HeldStore(join(dir, 'a.db')),
+      maxPending: 1,
+      logger: silentLogger,
+    });
+    const server = new McpServer({ name: 'busy', version: '1.0.0' }, { logger: silentLogger });
+    server.use(audit.middleware);
+    server.tool({ name: 'echo', description: 'Echoes', handler: () => 'ok' });
+    const http = await listenHttp(server, { port: 0 });
+    try {
+      const first = callTool(http.url, 'echo');
+      await appendStarted;
+      const refused = await callTool(http.url, 'echo');
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers.get('retry-after'), '1');
+      assert.deepEqual(refused.body?.error, {
+        code: -32603,
+        message: 'Server busy: too many calls are waiting to be recorded; retry shortly',
+      });
+      release?.();
+      assert.equal((await first).status, 200);
+      assert.deepEqual(
+        (await queryAudit(audit.store, {})).map((record) => record.outcome),
+        ['result'],
+      );
+    } finally {
+      await http.close();
+      await audit.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -44,7 +44,7 @@ export function auditMiddleware(options: AuditMiddlewareOptions): Middleware {
       // Never answered without its record: the client gets a neutral error, the operator the details.
       const reference = randomBytes(4).toString('hex');
       logger.error(
-        `audit: the record of ${view.method} could not be written to ${options.description}, so the request fails (reference ${reference})`,
+        `audit: the record of ${JSON.stringify(view.method)} could not be written to ${options.description}, so the request fails (reference ${reference})`,
         failure,
       );
       throw new RpcError(

@@ -34,6 +34,7 @@ if (missing !== undefined) {
   let postgres: RunningPostgres | undefined;
   let tables = 0;
   const server = startPostgres().then((running) => (postgres = running));
+  server.catch(() => undefined); // reported by every test that awaits it, not as an unhandled rejection
   after(async () => {
     await postgres?.stop();
   });

@@ -85,7 +85,9 @@ export function filterSql(
   if (filter.subject !== undefined) add('subject =', filter.subject);
   if (filter.tool !== undefined) add('tool =', filter.tool);
   if (filter.outcome !== undefined) add('outcome =', filter.outcome);
-  const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 1), MAX_QUERY_ROWS);
+  const asked = filter.limit ?? 100;
+  // Written into the SQL text (LIMIT takes no parameter in every dialect): only ever a whole number in range.
+  const limit = Number.isFinite(asked) ? Math.min(Math.max(Math.trunc(asked), 1), MAX_QUERY_ROWS) : 100;
   return {
     where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`,
     order: filter.newest === true ? 'DESC' : 'ASC',

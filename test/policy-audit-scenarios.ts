@@ -197,10 +197,13 @@ export function auditScenarios(label: string, makeStore: () => Promise<StoreUnde
         expected.push([result, { outcome: 'result', decision: 'allowed', tool: 'echo', errorCode: null }]);
         const failed = await call('fail');
         assert.equal(failed.body?.result?.isError, true);
-        expected.push([failed, { outcome: 'tool_error', decision: 'allowed' }]);
+        expected.push([failed, { outcome: 'tool_error', decision: 'allowed', detail: 'no such file' }]);
         const slow = await call('slow');
         assert.match(String(JSON.stringify(slow.body?.result)), /timed out after 100 ms/);
-        expected.push([slow, { outcome: 'timeout', decision: 'allowed' }]);
+        expected.push([
+          slow,
+          { outcome: 'timeout', decision: 'allowed', detail: 'Tool "slow" timed out after 100 ms' },
+        ]);
         const denied = await call('guarded');
         assert.equal(denied.body?.error?.code, -31003);
         expected.push([

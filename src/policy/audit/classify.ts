@@ -49,6 +49,16 @@ function resultOutcome(view: RequestView, result: object): AuditOutcome {
   return match !== null && match[1] === view.target?.name ? 'timeout' : 'tool_error';
 }
 
+/** The text blocks of an isError result, joined. */
+function errorText(result: object): string | null {
+  const content = (result as { content?: unknown }).content;
+  if (!Array.isArray(content)) return null;
+  const texts = content.flatMap((block: unknown) =>
+    isJsonObject(block) && block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
+  );
+  return texts.length === 0 ? null : texts.join('\n');
+}
+
 /** A request's outcome from what next() returned. */
 export function classifyOutcome(view: RequestView, outcome: Outcome): Classified {
   const base = { decision: 'allowed', rule: null, errorCode: null, detail: null } as const;
@@ -58,7 +68,13 @@ export function classifyOutcome(view: RequestView, outcome: Outcome): Classified
     return { ...base, outcome: cancelled ? 'cancelled' : 'result' };
   }
   if (typeof outcome === 'string') return { ...base, outcome: 'result' };
-  return { ...base, outcome: resultOutcome(view, outcome) };
+  const kind = resultOutcome(view, outcome);
+  // What a failed call told the model (a tool's message, a reference to the server log), for the operator.
+  return {
+    ...base,
+    outcome: kind,
+    detail: kind === 'tool_error' || kind === 'timeout' ? errorText(outcome) : null,
+  };
 }
 
 /** A request's outcome from what next() threw. */

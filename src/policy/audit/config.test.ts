@@ -98,3 +98,36 @@ describe('audit config', () => {
     );
   });
 });
+
+describe('audit config schema', () => {
+  it('AUDIT_CONFIG_SCHEMA accepts what readAuditConfig accepts and refuses what it refuses', async () => {
+    const { AUDIT_CONFIG_SCHEMA } = await import('./config.js');
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const validate = new Ajv2020({ strict: false }).compile(AUDIT_CONFIG_SCHEMA);
+    const good = [
+      { sqlite: './a.db', requests: 'all', retention: { maxAgeDays: 1.5, maxRows: 10 }, synchronous: 'full' },
+      { postgres: 'postgres://u@h/d', table: 'ops.audit' },
+      { postgres: { env: 'AUDIT_URL' } },
+    ];
+    const bad = [
+      {},
+      { sqlite: 'a.db', postgres: 'postgres://x/y' },
+      { sqlite: '' },
+      { postgres: 'mysql://x' },
+      { postgres: 'postgres://x/y', table: 'a;drop' },
+      { sqlite: 'a.db', requests: 'some' },
+      { sqlite: 'a.db', retention: { maxRows: 0 } },
+      { sqlite: 'a.db', path: 'b' },
+    ];
+    for (const value of good) {
+      assert.equal(validate(value), true, JSON.stringify(value));
+      assert.doesNotThrow(() =>
+        readAuditConfig(value, '/x', 'policy.audit', { AUDIT_URL: 'postgres://u@h/d' }),
+      );
+    }
+    for (const value of bad) {
+      assert.equal(validate(value), false, JSON.stringify(value));
+      assert.throws(() => readAuditConfig(value, '/x', 'policy.audit', {}), AuditConfigError);
+    }
+  });
+});

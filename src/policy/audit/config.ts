@@ -9,6 +9,48 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { AuditOptions } from './open.js';
 
+/** A PostgreSQL table name, optionally schema-qualified (the store checks the same). */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}(?:\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
+
+/** The JSON Schema of `policy.audit`, for toolwire.schema.json (readAuditConfig checks the same, with messages). */
+export const AUDIT_CONFIG_SCHEMA = {
+  type: 'object',
+  description: 'The audit trail: one chained, redacted record per tools/call outcome',
+  properties: {
+    sqlite: { type: 'string', minLength: 1, description: 'SQLite file, relative to this config file' },
+    postgres: {
+      description: 'A postgres:// URL, or { "env": "NAME" } to read it from the environment',
+      oneOf: [
+        { type: 'string', pattern: '^postgres(?:ql)?://.' },
+        {
+          type: 'object',
+          properties: { env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+          required: ['env'],
+          additionalProperties: false,
+        },
+      ],
+    },
+    table: {
+      type: 'string',
+      pattern: IDENTIFIER.source,
+      default: 'toolwire_audit',
+      description: 'PostgreSQL only',
+    },
+    requests: { enum: ['calls', 'all'], default: 'calls' },
+    retention: {
+      type: 'object',
+      properties: {
+        maxAgeDays: { type: 'number', exclusiveMinimum: 0 },
+        maxRows: { type: 'integer', minimum: 1 },
+      },
+      additionalProperties: false,
+    },
+    synchronous: { enum: ['normal', 'full'], default: 'normal', description: 'SQLite only' },
+  },
+  oneOf: [{ required: ['sqlite'] }, { required: ['postgres'] }],
+  additionalProperties: false,
+} as const;
+
 /** A mistake in the audit section of a config file. */
 export class AuditConfigError extends Error {
   constructor(message: string) {
@@ -130,11 +172,7 @@ export function readAuditConfig(
     if (raw.synchronous !== undefined)
       throw new AuditConfigError(`${where}.synchronous applies to "sqlite" only`);
     const table = raw.table;
-    if (
-      table !== undefined &&
-      (typeof table !== 'string' ||
-        !/^[A-Za-z_][A-Za-z0-9_]{0,62}(?:\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/.test(table))
-    ) {
+    if (table !== undefined && (typeof table !== 'string' || !IDENTIFIER.test(table))) {
       throw new AuditConfigError(
         `${where}.table must be an SQL identifier (optionally schema.table), got ${show(table)}`,
       );

@@ -12,7 +12,10 @@ import {
   verifyAudit,
   type AuditEntry,
 } from '../src/policy/audit/index.js';
-import { silentLogger } from '../src/server/index.js';
+import { McpServer, silentLogger } from '../src/server/index.js';
+import { listenHttp } from '../src/transports/http/index.js';
+import { capturingLogger } from './support/harness.js';
+import { callTool } from './support/http-mcp.js';
 import { auditScenarios } from './policy-audit-scenarios.js';
 import { postgresMissing, startPostgres, type RunningPostgres } from './support/postgres.js';
 
@@ -136,6 +139,39 @@ if (missing !== undefined) {
         await audit.close();
       }
     });
+
+    it(
+      'F4 the database going away mid-run fails calls closed: a neutral error, the details in the log',
+      { timeout: 120_000 },
+      async () => {
+        const own = await startPostgres(); // its own server: this test stops it
+        const logger = capturingLogger();
+        const audit = await openAudit({ store: { kind: 'postgres', url: own.url }, logger });
+        const mcp = new McpServer({ name: 'outage', version: '1.0.0' }, { logger: silentLogger });
+        mcp.use(audit.middleware);
+        mcp.tool({ name: 'echo', description: 'Echoes', handler: () => 'ok' });
+        const http = await listenHttp(mcp, { port: 0 });
+        try {
+          assert.equal((await callTool(http.url, 'echo')).body?.result?.isError, undefined);
+          await own.stop();
+          const failed = await callTool(http.url, 'echo');
+          assert.equal(failed.body?.result, undefined);
+          assert.equal(failed.body?.error?.code, -32603);
+          assert.match(
+            failed.body?.error?.message ?? '',
+            /^Internal error: the request could not be recorded \(reference [0-9a-f]{8}\)$/,
+          );
+          assert.match(
+            logger.text(),
+            /audit: the record of "tools\/call" could not be written to postgres postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres table toolwire_audit, so the request fails/,
+          );
+        } finally {
+          await http.close();
+          await audit.close();
+          await own.stop();
+        }
+      },
+    );
 
     it('a wrong URL fails at open with a message that hides the password', { timeout: 60_000 }, async () => {
       const port = new URL(url).port;

@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { audit, type AuditCommandOptions } from './audit.js';
 import { call, type CallCommandOptions } from './call.js';
 import { ExitCode } from './errors.js';
 import { list } from './list.js';
@@ -238,6 +239,42 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
   addKeysCommand(program, cli, (code) => {
     exitCode = code;
   });
+
+  program
+    .command('audit')
+    .description('Show the audit trail (newest last), follow it, or check its hash chain with "audit verify"')
+    .argument(
+      '[action]',
+      '"verify": check that no row was edited or deleted (exit 1 names the first bad row)',
+    )
+    .option('--db <path>', 'the SQLite audit file')
+    .option('--postgres <url>', 'a postgres:// URL of the audit database')
+    .option('--table <name>', 'the PostgreSQL table (default: toolwire_audit)')
+    .option(
+      '--config <file>',
+      'a toolwire.json whose policy.audit says where the trail is (default: ./toolwire.json)',
+    )
+    .option('--since <when>', 'records from a time on: 30m, 1h, 7d, or an ISO date')
+    .option('--subject <subject>', 'records of one caller')
+    .option('--tool <name>', 'records of one tool')
+    .option(
+      '--outcome <outcome>',
+      'result, tool_error, protocol_error, timeout, cancelled, denied, rate_limited…',
+    )
+    .option('--limit <n>', 'the newest N matching records (default 100)')
+    .option('--json', 'one JSON object per line, exactly as stored')
+    .option('--follow', 'keep printing new records until interrupted')
+    .option('--interval <ms>', 'how often --follow looks for new records (default 1000)')
+    .action(async (action: string | undefined, options: AuditCommandOptions) => {
+      const interrupt = new AbortController();
+      const onSigint = (): void => interrupt.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        exitCode = await audit(action, options, cli, interrupt.signal);
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,0 +1,147 @@
+// openAudit: the store, the writer, retention on open and on an unref'd timer, and the middleware, as one handle.
+
+import { stderrLogger, type Logger, type Middleware } from '../../server/index.js';
+import { auditMiddleware } from './middleware.js';
+import { PostgresAuditStore } from './postgres-store.js';
+import { redactSecrets } from './redact.js';
+import { SqliteAuditStore } from './sqlite-store.js';
+import type { AuditStore, PruneRule } from './types.js';
+import { AuditWriter, DEFAULT_LIMITS } from './writer.js';
+
+export interface AuditOptions {
+  /** Where records go: a SQLite file, a PostgreSQL table, or a store of your own. */
+  store:
+    | { kind: 'sqlite'; path: string; synchronous?: 'normal' | 'full' }
+    | { kind: 'postgres'; url: string; table?: string }
+    | AuditStore;
+  /** "calls" (the default): one record per tools/call outcome; "all": every other request too. */
+  requests?: 'calls' | 'all';
+  /** Applied to arguments and error messages before they are stored; default: redactSecrets. */
+  redact?: (value: unknown) => unknown;
+  /** Applied when the trail opens and then every `everyMs` (default one hour) on an unref'd timer. */
+  retention?: { maxAgeDays?: number; maxRows?: number; everyMs?: number };
+  /** Calls waiting for their records at most (default 10,000); beyond, calls are refused with 503. */
+  maxPending?: number;
+  logger?: Logger;
+  now?: () => number;
+}
+
+export interface Audit {
+  /** Install outermost (`server.use` before scopes, rate limits and approvals) so it sees their refusals. */
+  readonly middleware: Middleware;
+  readonly store: AuditStore;
+  /** Applies retention now; resolves with the number of rows removed. */
+  prune(): Promise<number>;
+  /** Waits for every admitted call's record, stops retention and closes the store. */
+  close(): Promise<void>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function checkRetention(retention: AuditOptions['retention']): void {
+  if (retention === undefined) return;
+  const { maxAgeDays, maxRows, everyMs } = retention;
+  if (
+    maxAgeDays !== undefined &&
+    !(typeof maxAgeDays === 'number' && maxAgeDays > 0 && Number.isFinite(maxAgeDays))
+  ) {
+    throw new TypeError(
+      `audit retention.maxAgeDays must be a positive number of days, got ${String(maxAgeDays)}`,
+    );
+  }
+  if (maxRows !== undefined && !(Number.isSafeInteger(maxRows) && maxRows >= 1)) {
+    throw new TypeError(
+      `audit retention.maxRows must be a whole number of at least 1, got ${String(maxRows)}`,
+    );
+  }
+  if (everyMs !== undefined && !(Number.isSafeInteger(everyMs) && everyMs >= 1000)) {
+    throw new TypeError(
+      `audit retention.everyMs must be a whole number of at least 1000, got ${String(everyMs)}`,
+    );
+  }
+}
+
+async function openStore(store: AuditOptions['store']): Promise<AuditStore> {
+  if (!('kind' in store)) return store;
+  if (store.kind === 'sqlite') {
+    return new SqliteAuditStore(
+      store.path,
+      store.synchronous === undefined ? {} : { synchronous: store.synchronous },
+    );
+  }
+  const postgres = new PostgresAuditStore(store.url, store.table === undefined ? {} : { table: store.table });
+  try {
+    await postgres.ready();
+  } catch (error) {
+    await postgres.close().catch(() => undefined);
+    throw new Error(`the audit trail cannot open ${postgres.description}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return postgres;
+}
+
+export async function openAudit(options: AuditOptions): Promise<Audit> {
+  const requests = options.requests ?? 'calls';
+  if (requests !== 'calls' && requests !== 'all') {
+    throw new TypeError(`audit requests must be "calls" or "all", got ${JSON.stringify(requests)}`);
+  }
+  checkRetention(options.retention);
+  const maxPending = options.maxPending ?? DEFAULT_LIMITS.maxPending;
+  if (!(Number.isSafeInteger(maxPending) && maxPending >= 1)) {
+    throw new TypeError(`audit maxPending must be a whole number of at least 1, got ${String(maxPending)}`);
+  }
+  const logger = options.logger ?? stderrLogger;
+  const now = options.now ?? Date.now;
+  const store = await openStore(options.store);
+  const writer = new AuditWriter(store, { ...DEFAULT_LIMITS, maxPending });
+  const retention = options.retention;
+  const rule = (): PruneRule => ({
+    ...(retention?.maxAgeDays !== undefined && { before: now() - retention.maxAgeDays * DAY_MS }),
+    ...(retention?.maxRows !== undefined && { keepRows: retention.maxRows }),
+  });
+  const prune = (): Promise<number> =>
+    retention?.maxAgeDays === undefined && retention?.maxRows === undefined
+      ? Promise.resolve(0)
+      : writer.prune(rule());
+  let timer: NodeJS.Timeout | undefined;
+  if (retention?.maxAgeDays !== undefined || retention?.maxRows !== undefined) {
+    try {
+      await prune();
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+    timer = setInterval(
+      () => {
+        prune().catch((error: unknown) =>
+          logger.error(`audit: retention failed on ${store.description}`, error),
+        );
+      },
+      retention.everyMs ?? 60 * 60 * 1000,
+    );
+    timer.unref(); // retention alone never keeps a process alive
+  }
+  const middleware = auditMiddleware({
+    writer,
+    requests,
+    redact: options.redact ?? redactSecrets,
+    logger,
+    now,
+    description: store.description,
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    middleware,
+    store,
+    prune,
+    close() {
+      closing ??= (async () => {
+        if (timer !== undefined) clearInterval(timer);
+        await writer.drain();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// The embedded audit store: one SQLite file (better-sqlite3) in WAL mode, created 0600 in a directory created 0700.
+
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { GENESIS_HASH, chainEntries } from './chain.js';
+import { COLUMN_LIST, COLUMNS, columnDefinitions, filterSql, fromRow, rowValues } from './columns.js';
+import type { AuditEntry, AuditFilter, AuditRecord, AuditStore, ChainHead, PruneRule } from './types.js';
+
+/** What of better-sqlite3 this store uses (the package ships no types). */
+interface Statement {
+  run(...params: unknown[]): { changes: number };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+interface Database {
+  pragma(source: string): unknown;
+  exec(source: string): void;
+  prepare(source: string): Statement;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate: (...args: A) => R };
+  close(): void;
+}
+type DatabaseConstructor = new (
+  path: string,
+  options?: { fileMustExist?: boolean; timeout?: number },
+) => Database;
+
+export interface SqliteStoreOptions {
+  /**
+   * "normal" (the default): a commit is in the operating system before it returns, so a killed process loses no
+   * record; a power cut may lose the last commits (never corrupt). "full": each commit is fsynced too, which also
+   * survives a power cut but holds the event loop for the disk's flush (milliseconds) on every batch.
+   */
+  synchronous?: 'normal' | 'full';
+  /** Open an existing trail only (the CLI): a missing file is an error, and nothing is created. */
+  mustExist?: boolean;
+}
+
+const load = (): DatabaseConstructor =>
+  createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor; // CommonJS, typed by the interface above
+
+interface HeadRow {
+  last_id: number;
+  last_hash: string;
+  pruned_through: number;
+  pruned_hash: string;
+}
+
+const headOf = (row: HeadRow): ChainHead => ({
+  lastId: row.last_id,
+  lastHash: row.last_hash,
+  prunedThrough: row.pruned_through,
+  prunedHash: row.pruned_hash,
+});
+
+export class SqliteAuditStore implements AuditStore {
+  readonly description: string;
+  readonly #db: Database;
+  readonly #insert: Statement;
+  readonly #readHead: Statement;
+  readonly #writeHead: Statement;
+  readonly #append: (entries: readonly AuditEntry[]) => AuditRecord[];
+  readonly #prune: (rule: PruneRule) => number;
+
+  constructor(path: string, options: SqliteStoreOptions = {}) {
+    const file = resolve(path);
+    this.description = `sqlite ${file}`;
+    if (options.mustExist === true && !existsSync(file)) {
+      throw new Error(`no audit trail at ${file} (the file does not exist)`);
+    }
+    if (options.mustExist !== true) {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      closeSync(openSync(file, 'a', 0o600)); // created 0600 before SQLite opens it; its -wal and -shm take its mode
+      chmodSync(file, 0o600);
+    }
+    const Sqlite = load();
+    const db = new Sqlite(file, { fileMustExist: true, timeout: 5_000 });
+    this.#db = db;
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    if (options.mustExist !== true) {
+      db.exec(
+        `CREATE TABLE IF NOT EXISTS audit (${columnDefinitions('INTEGER', 'REAL')});
+         CREATE INDEX IF NOT EXISTS audit_time ON audit (time);
+         CREATE INDEX IF NOT EXISTS audit_subject ON audit (subject, id);
+         CREATE INDEX IF NOT EXISTS audit_tool ON audit (tool, id);
+         CREATE TABLE IF NOT EXISTS audit_head (one INTEGER PRIMARY KEY CHECK (one = 1), last_id INTEGER NOT NULL,
+           last_hash TEXT NOT NULL, pruned_through INTEGER NOT NULL, pruned_hash TEXT NOT NULL);
+         INSERT OR IGNORE INTO audit_head VALUES (1, 0, '${GENESIS_HASH}', 0, '${GENESIS_HASH}');`,
+      );
+    }
+    this.#insert = db.prepare(
+      `INSERT INTO audit (${COLUMN_LIST}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
+    );
+    this.#readHead = db.prepare('SELECT last_id, last_hash, pruned_through, pruned_hash FROM audit_head');
+    this.#writeHead = db.prepare(
+      'UPDATE audit_head SET last_id = ?, last_hash = ?, pruned_through = ?, pruned_hash = ?',
+    );
+    const current = (): ChainHead => {
+      const row = this.#readHead.get() as HeadRow | undefined;
+      if (row === undefined) throw new Error(`${this.description} has no chain head (not an audit trail?)`);
+      return headOf(row);
+    };
+    // IMMEDIATE: the write lock is taken before the head is read, so a second process on the same file waits its
+    // turn (busy timeout) instead of chaining from a head that is about to change.
+    this.#append = db.transaction((entries: readonly AuditEntry[]) => {
+      const head = current();
+      const records = chainEntries(entries, head.lastId, head.lastHash);
+      for (const record of records) this.#insert.run(...rowValues(record));
+      const last = records[records.length - 1];
+      if (last !== undefined) this.#writeHead.run(last.id, last.hash, head.prunedThrough, head.prunedHash);
+      return records;
+    }).immediate;
+    this.#prune = db.transaction((rule: PruneRule) => {
+      const head = current();
+      let through = head.prunedThrough;
+      if (rule.before !== undefined) {
+        // Up to the first row that is young enough: a slow call's row may be older than rows before it.
+        const row = db.prepare('SELECT MIN(id) AS id FROM audit WHERE time >= ?').get(rule.before) as {
+          id: number | null;
+        };
+        through = Math.max(through, row.id === null ? head.lastId : row.id - 1);
+      }
+      if (rule.keepRows !== undefined) through = Math.max(through, head.lastId - rule.keepRows);
+      if (through <= head.prunedThrough) return 0;
+      const boundary = db.prepare('SELECT hash FROM audit WHERE id = ?').get(through) as
+        { hash: string } | undefined;
+      if (boundary === undefined)
+        throw new Error(`${this.description}: row ${through} is missing; run verify`);
+      const removed = db.prepare('DELETE FROM audit WHERE id <= ?').run(through).changes;
+      this.#writeHead.run(head.lastId, head.lastHash, through, boundary.hash);
+      return removed;
+    }).immediate;
+  }
+
+  async append(entries: readonly AuditEntry[]): Promise<readonly AuditRecord[]> {
+    return this.#append(entries);
+  }
+
+  async query(filter: AuditFilter): Promise<AuditRecord[]> {
+    const { where, order, limit, params } = filterSql(filter, () => '?');
+    const rows = this.#db
+      .prepare(`SELECT ${COLUMN_LIST} FROM audit ${where} ORDER BY id ${order} LIMIT ${limit}`)
+      .all(...params) as Record<string, unknown>[];
+    const records = rows.map(fromRow);
+    return order === 'DESC' ? records.reverse() : records;
+  }
+
+  async head(): Promise<ChainHead> {
+    const row = this.#readHead.get() as HeadRow | undefined;
+    if (row === undefined) throw new Error(`${this.description} has no chain head (not an audit trail?)`);
+    return headOf(row);
+  }
+
+  async prune(rule: PruneRule): Promise<number> {
+    return this.#prune(rule);
+  }
+
+  async close(): Promise<void> {
+    this.#db.close();
+  }
+}

@@ -95,9 +95,18 @@ export function compileInputSchema(original: JsonObject, profile: Profile): Comp
   const inlined = inlineRefs(original);
   if (hadRefs) changes.push('inlined its $refs');
   const root = fixRoot(inlined, changes);
-  const ctx: ConvertContext = { profile, changes };
+  const ctx: ConvertContext = { profile, changes, closed: 0, nulled: 0 };
   const converted = convertNode(root.schema, '', ctx);
   const schema = converted.schema as JsonObject; // an object in, an object out
+  if (ctx.nulled > 0) {
+    const n = ctx.nulled;
+    changes.push(
+      `made ${n} optional propert${n === 1 ? 'y' : 'ies'} required and nullable (null means "not given")`,
+    );
+  }
+  if (ctx.closed > 0) {
+    changes.push(`closed ${ctx.closed} object${ctx.closed === 1 ? '' : 's'} (additionalProperties: false)`);
+  }
   let shape = converted.shape;
   if (root.unwrap !== undefined) shape = { ...(shape ?? {}), unwrap: root.unwrap };
   return { schema, shape, changes };

@@ -21,6 +21,9 @@ import { isEmptyShape, type Shape } from './shape.js';
 export interface ConvertContext {
   readonly profile: Profile;
   readonly changes: string[];
+  /** Objects closed with additionalProperties: false, and optional properties made nullable (reported as totals). */
+  closed: number;
+  nulled: number;
 }
 
 export interface Converted {
@@ -228,11 +231,7 @@ function convertProperties(s: JsonObject, shape: Shape, pointer: string, ctx: Co
   s.properties = out;
   if (allRequired) s.required = Object.keys(out);
   else if (required.size > 0) s.required = [...required].map((key) => renamed.get(key) ?? key);
-  if (nulled > 0) {
-    ctx.changes.push(
-      `made ${nulled} optional propert${nulled === 1 ? 'y' : 'ies'} at ${where(pointer)} required and nullable (null means "not given")`,
-    );
-  }
+  ctx.nulled += nulled;
 }
 
 /** Strict: every object closed (additionalProperties: false) and with its properties listed. */
@@ -247,7 +246,7 @@ function closeObject(s: JsonObject, pointer: string, ctx: ConvertContext): void 
     }
     ctx.changes.push('the tool takes no arguments in strict mode (its root object lists no properties)');
   } else if (extra !== false) {
-    ctx.changes.push(`closed the object at ${where(pointer)} (additionalProperties: false)`);
+    ctx.closed++;
   }
   s.type = 'object';
   s.properties ??= {};

@@ -64,6 +64,7 @@ function visitAll(root: JsonObject, visit: (entry: Visit) => void): void {
     if (++guard > 100_000) break; // a schema this large fails the size limits anyway
     visit(entry);
     const { node, pointer, depth } = entry;
+    const children: Visit[] = [];
     for (const [key, value] of Object.entries(node)) {
       if (DATA.has(key)) continue;
       const deeper =
@@ -71,17 +72,19 @@ function visitAll(root: JsonObject, visit: (entry: Visit) => void): void {
       if (NAMED.has(key) && isJsonObject(value)) {
         for (const [name, child] of Object.entries(value)) {
           if (isJsonObject(child))
-            stack.push({ node: child, pointer: `${pointer}/${key}/${name}`, depth: deeper });
+            children.push({ node: child, pointer: `${pointer}/${key}/${name}`, depth: deeper });
         }
       } else if (Array.isArray(value)) {
         value.forEach((child, index) => {
           if (isJsonObject(child))
-            stack.push({ node: child, pointer: `${pointer}/${key}/${index}`, depth: deeper });
+            children.push({ node: child, pointer: `${pointer}/${key}/${index}`, depth: deeper });
         });
       } else if (isJsonObject(value)) {
-        stack.push({ node: value, pointer: `${pointer}/${key}`, depth: deeper });
+        children.push({ node: value, pointer: `${pointer}/${key}`, depth: deeper });
       }
     }
+    // Reversed, so that popping visits them in document order (violations read top to bottom).
+    stack.push(...children.reverse());
   }
 }
 

@@ -24,6 +24,13 @@ export interface CompileReport {
   leftOut: number;
 }
 
+/** A name as the server sent it, quoted when it holds anything but printable ASCII (a name cannot start a line). */
+const shown = (name: string): string => (/^[\x20-\x7e]*$/.test(name) ? name : JSON.stringify(name));
+
+/** Text from a server (keys, pointers) on one line: control characters escaped as JSON would. */
+const oneLine = (text: string): string =>
+  [...text].map((c) => (c < ' ' || c === '\u007f' ? JSON.stringify(c).slice(1, -1) : c)).join('');
+
 /** The report as lines for a terminal (stderr of `toolwire list --format`); unchanged tools are not mentioned. */
 export function formatReport(report: CompileReport): string {
   const lines = [
@@ -41,8 +48,10 @@ export function formatReport(report: CompileReport): string {
         : entry.status === 'not-strict'
           ? 'sent without strict mode'
           : 'changed';
-    lines.push(`  ${entry.tool}${renamed}: ${label}${entry.reason === undefined ? '' : `: ${entry.reason}`}`);
-    for (const change of entry.changes) lines.push(`    - ${change}`);
+    lines.push(
+      `  ${shown(entry.tool)}${renamed}: ${label}${entry.reason === undefined ? '' : `: ${oneLine(entry.reason)}`}`,
+    );
+    for (const change of entry.changes) lines.push(`    - ${oneLine(change)}`);
   }
   return lines.join('\n');
 }

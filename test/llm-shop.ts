@@ -18,7 +18,8 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-export async function startShop(options: ClientOptions = {}): Promise<Shop> {
+/** `approveAll: false` leaves the client without an approval hook (its default: only trusted read-only tools run). */
+export async function startShop(options: ClientOptions = {}, approveAll = true): Promise<Shop> {
   const server = new McpServer({ name: 'shop', version: '1.0.0' }, { logger: silentLogger });
   const received: Shop['received'] = [];
   server.tool({
@@ -66,7 +67,7 @@ export async function startShop(options: ClientOptions = {}): Promise<Shop> {
   await server.connect(serverSide);
   const client = new McpClient(
     { name: 'llm-test', version: '1' },
-    { approve: 'always', logger: { warn: () => undefined }, ...options },
+    { ...(approveAll ? { approve: 'always' as const } : {}), logger: { warn: () => undefined }, ...options },
   );
   await client.connect(clientSide);
   return { server, client, received, close: () => client.close() };

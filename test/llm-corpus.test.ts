@@ -104,6 +104,17 @@ describe('hostile schemas: repaired, sent without strict mode, or left out with 
     }
   });
 
+  it('only what cannot be sent at all is left out, for every profile', () => {
+    for (const id of PROFILE_IDS) {
+      const leftOut = compileTools(HOSTILE, id).report.tools.filter((entry) => entry.status === 'left-out');
+      assert.deepEqual(
+        leftOut.map((entry) => entry.tool),
+        ['tree', 'remote_ref', 'not_object', 'same.name', 'same/name'],
+        id,
+      );
+    }
+  });
+
   it('names that collide once mapped are refused; the one already valid keeps its name', () => {
     const compiled = compileTools(HOSTILE, 'openai-chat');
     assert.equal(statusOf(compiled, 'same_name'), 'unchanged');

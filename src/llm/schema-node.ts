@@ -94,7 +94,7 @@ export function convertNode(node: unknown, pointer: string, ctx: ConvertContext)
   for (const key of DROPPED) delete s[key];
 
   if (p.strict) strictKeywordsFor(s, pointer, ctx, notes);
-  if (isArraySchema(s) && s.items === undefined && s.prefixItems === undefined) {
+  if (isArraySchema(s) && s.items === undefined) {
     s.items = {}; // OpenAI refuses an array without items ("array schema missing items")
     ctx.changes.push(`gave the array at ${where(pointer)} an "items" schema (it had none)`);
   }

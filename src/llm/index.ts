@@ -17,6 +17,7 @@ export { SchemaRefusal } from './refusal.js';
 export { restoreArguments, type Shape } from './shape.js';
 export { checkTool, checkToolSet, strictBudgetOf, type RuleViolation, type ToolUnderTest } from './rules.js';
 export { compileTools, type CompiledTool, type CompiledTools } from './compile-tools.js';
+export { ToolBridge } from './bridge.js';
 export type {
   AnthropicInputSchema,
   AnthropicToolDefinition,

@@ -4,8 +4,8 @@
 import type { CallOptions } from '../client/index.js';
 import type { JsonObject } from '../jsonrpc/index.js';
 import type { CallToolResult, ToolAnnotations } from '../protocol/index.js';
-import { callPrepared, fromAnthropic, fromOpenAI, type PreparedCall, type ToolClient } from './calls.js';
-import { compileTools, type CompiledTools } from './compile-tools.js';
+import { ToolBridge } from './bridge.js';
+import type { PreparedCall, ToolClient } from './calls.js';
 import {
   anthropicDialect,
   chatDialect,
@@ -99,12 +99,12 @@ function dialectFor(options: RunToolsOptions, id: ProfileId, transcript: unknown
     : responsesDialect(provider, base, transcript);
 }
 
-async function prepare(tools: CompiledTools, call: ModelCall): Promise<PreparedCall> {
+async function prepare(bridge: ToolBridge, call: ModelCall): Promise<PreparedCall> {
   switch (call.api) {
     case 'openai':
-      return fromOpenAI(tools, call.call);
+      return bridge.fromOpenAI(call.call);
     case 'anthropic':
-      return fromAnthropic(tools, call.call);
+      return bridge.fromAnthropic(call.call);
     case 'unknown':
       return {
         ok: false,
@@ -113,6 +113,31 @@ async function prepare(tools: CompiledTools, call: ModelCall): Promise<PreparedC
         error: `"${call.name}" is not one of the MCP tools.`,
       };
   }
+}
+
+/** The result for one call: refused by `approve`, or run through the client. */
+async function answer(
+  bridge: ToolBridge,
+  prepared: PreparedCall,
+  options: RunToolsOptions,
+): Promise<CallToolResult> {
+  const callOptions = {
+    ...options.callOptions,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  if (prepared.ok && options.approve !== undefined) {
+    const allowed = await options.approve({
+      tool: prepared.tool,
+      providerName: prepared.providerName,
+      arguments: prepared.arguments,
+      annotations: prepared.compiled.tool.annotations,
+    });
+    if (!allowed) {
+      const text = `The call to "${prepared.providerName}" was not approved by the user.`;
+      return { content: [{ type: 'text', text }], isError: true };
+    }
+  }
+  return bridge.run(prepared, callOptions);
 }
 
 export async function runTools(options: RunToolsOptions): Promise<RunToolsResult> {
@@ -124,65 +149,34 @@ export async function runTools(options: RunToolsOptions): Promise<RunToolsResult
   const transcript: unknown[] = [...options.messages];
   const dialect = dialectFor(options, id, transcript);
   const calls: RunCallRecord[] = [];
-  let stale = true;
-  const stopListening = client.onToolsChanged(() => {
-    stale = true; // the next request carries the new list
-  });
-  let compiled: CompiledTools | undefined;
   const aborted = (): boolean => signal?.aborted === true;
+  let bridge: ToolBridge | undefined;
+  const finish = (
+    step: number,
+    stopReason: RunToolsResult['stopReason'],
+    text: string,
+    report: CompileReport,
+  ) => ({
+    messages: transcript,
+    steps: step,
+    stopReason,
+    text,
+    calls,
+    report,
+  });
   try {
+    if (aborted()) throw new RunAbortedError(transcript);
+    bridge = await ToolBridge.create(client, id, signal === undefined ? {} : { signal });
     for (let step = 1; ; step++) {
       if (aborted()) throw new RunAbortedError(transcript);
-      if (stale || compiled === undefined) {
-        stale = false;
-        compiled = compileTools(
-          await client.listTools(signal === undefined ? { refresh: true } : { signal, refresh: true }),
-          id,
-        );
-      }
-      const turn = await dialect.request(compiled.definitions, signal);
-      if (turn.calls.length === 0) {
-        return {
-          messages: transcript,
-          steps: step,
-          stopReason: 'done',
-          text: turn.text,
-          calls,
-          report: compiled.report,
-        };
-      }
+      if (bridge.stale) await bridge.refresh(signal === undefined ? {} : { signal }); // list_changed since the last turn
+      const turn = await dialect.request(bridge.definitions, signal);
+      if (turn.calls.length === 0) return finish(step, 'done', turn.text, bridge.report);
       const answers: Array<{ id: string; result: CallToolResult }> = [];
       for (const call of turn.calls) {
         if (aborted()) throw new RunAbortedError(transcript);
-        const prepared = await prepare(compiled, call);
-        let result: CallToolResult;
-        if (prepared.ok && options.approve !== undefined) {
-          const allowed = await options.approve({
-            tool: prepared.tool,
-            providerName: prepared.providerName,
-            arguments: prepared.arguments,
-            annotations: prepared.compiled.tool.annotations,
-          });
-          result = allowed
-            ? await callPrepared(client, prepared, {
-                ...options.callOptions,
-                ...(signal === undefined ? {} : { signal }),
-              })
-            : {
-                content: [
-                  {
-                    type: 'text',
-                    text: `The call to "${prepared.providerName}" was not approved by the user.`,
-                  },
-                ],
-                isError: true,
-              };
-        } else {
-          result = await callPrepared(client, prepared, {
-            ...options.callOptions,
-            ...(signal === undefined ? {} : { signal }),
-          });
-        }
+        const prepared = await prepare(bridge, call);
+        const result = await answer(bridge, prepared, options);
         answers.push({ id: prepared.id, result });
         calls.push({
           id: prepared.id,
@@ -193,21 +187,12 @@ export async function runTools(options: RunToolsOptions): Promise<RunToolsResult
         });
       }
       dialect.answer(answers);
-      if (step >= maxSteps) {
-        return {
-          messages: transcript,
-          steps: step,
-          stopReason: 'max-steps',
-          text: turn.text,
-          calls,
-          report: compiled.report,
-        };
-      }
+      if (step >= maxSteps) return finish(step, 'max-steps', turn.text, bridge.report);
     }
   } catch (error) {
     if (aborted() && !(error instanceof RunAbortedError)) throw new RunAbortedError(transcript);
     throw error;
   } finally {
-    stopListening();
+    bridge?.close();
   }
 }

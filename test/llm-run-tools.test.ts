@@ -210,6 +210,29 @@ describe('runTools', () => {
   );
 
   it(
+    'a model answer with more tool calls than maxCallsPerStep runs only the first ones',
+    { timeout: TEST_MS },
+    async () => {
+      const many = Array.from({ length: 4 }, (_, i) => ({ name: 'add', arguments: { a: i, b: 0 } }));
+      const { shop, api, openai } = await setup([{ toolCalls: many }, { text: 'ok' }]);
+      await runTools({
+        client: shop.client,
+        provider: openai,
+        model: 'm',
+        messages: user,
+        maxCallsPerStep: 2,
+      });
+      assert.equal(shop.received.length, 2);
+      const refused =
+        'Error: Not run: at most 2 tool calls are run per answer; call it again in the next turn.';
+      assert.deepEqual(toolMessages(api.requests[1]?.body).slice(2), [
+        { role: 'tool', tool_call_id: 'call_1_3', content: refused },
+        { role: 'tool', tool_call_id: 'call_1_4', content: refused },
+      ]);
+    },
+  );
+
+  it(
     'unknown tools and invalid arguments are answered so the model can fix its call; nothing runs',
     { timeout: TEST_MS },
     async () => {

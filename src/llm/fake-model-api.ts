@@ -29,6 +29,8 @@ export interface FakeModelApi {
 }
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Requests recorded at most (a test that sends more has a runaway loop). */
+export const MAX_RECORDED_REQUESTS = 10_000;
 
 function readBody(request: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
@@ -170,6 +172,11 @@ export async function startFakeModelApi(
       }
       if (!isJsonObject(body))
         return send(response, 400, { error: { message: 'the body is not a JSON object' } });
+      if (requests.length >= MAX_RECORDED_REQUESTS) {
+        return send(response, 400, {
+          error: { message: `the fake model API took ${MAX_RECORDED_REQUESTS} requests already` },
+        });
+      }
       const entry: FakeRequest = { api, path, headers: request.headers, body };
       requests.push(entry);
       const reply = typeof script === 'function' ? script(entry) : script[next];

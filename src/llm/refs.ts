@@ -42,8 +42,9 @@ function resolve(root: JsonObject, ref: string): unknown {
  * A copy of `root` with every `$ref` replaced by what it points to (siblings of a `$ref` are kept beside it, as
  * 2020-12 reads them), and `$defs` / `definitions` removed. Throws SchemaRefusal for an outside, anchor or
  * dynamic reference, a reference that resolves to nothing, a recursive schema, or one too large once inlined.
+ * `counted.refs` says how many references were replaced.
  */
-export function inlineRefs(root: JsonObject): JsonObject {
+export function inlineRefs(root: JsonObject, counted: { refs: number } = { refs: 0 }): JsonObject {
   let nodes = 0;
   const copyMap = (
     map: JsonObject,
@@ -88,6 +89,7 @@ export function inlineRefs(root: JsonObject): JsonObject {
           `its $ref ${JSON.stringify(ref)} at ${pointer || 'the root'} points to no schema`,
         );
       }
+      counted.refs++;
       const inlined = copy(target, pointer, [...expanding, ref], depth);
       if (inlined === false) return { not: {} }; // a false schema accepts nothing; siblings cannot widen it
       if (isJsonObject(inlined)) Object.assign(out, inlined);

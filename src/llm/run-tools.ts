@@ -47,6 +47,8 @@ export interface RunToolsOptions {
   params?: JsonObject;
   /** Per-call options for the client (time limit, progress). */
   callOptions?: Omit<CallOptions, 'signal'>;
+  /** Tool calls run per model answer at most; the rest are answered with an error. Default 16. */
+  maxCallsPerStep?: number;
 }
 
 export interface RunCallRecord {
@@ -145,6 +147,7 @@ export async function runTools(options: RunToolsOptions): Promise<RunToolsResult
   const maxSteps = options.maxSteps ?? 8;
   if (!Number.isInteger(maxSteps) || maxSteps < 1)
     throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
+  const maxCalls = options.maxCallsPerStep ?? 16;
   const { client, signal } = options;
   const transcript: unknown[] = [...options.messages];
   const dialect = dialectFor(options, id, transcript);
@@ -173,9 +176,14 @@ export async function runTools(options: RunToolsOptions): Promise<RunToolsResult
       const turn = await dialect.request(bridge.definitions, signal);
       if (turn.calls.length === 0) return finish(step, 'done', turn.text, bridge.report);
       const answers: Array<{ id: string; result: CallToolResult }> = [];
-      for (const call of turn.calls) {
+      for (const [index, call] of turn.calls.entries()) {
         if (aborted()) throw new RunAbortedError(transcript);
-        const prepared = await prepare(bridge, call);
+        let prepared = await prepare(bridge, call);
+        if (index >= maxCalls) {
+          // A model answer is untrusted input: it does not get to run an unbounded number of tools at once.
+          const error = `Not run: at most ${maxCalls} tool calls are run per answer; call it again in the next turn.`;
+          prepared = { ok: false, id: prepared.id, providerName: prepared.providerName, error };
+        }
         const result = await answer(bridge, prepared, options);
         answers.push({ id: prepared.id, result });
         calls.push({

@@ -129,6 +129,28 @@ describe('OpenAI strict', () => {
     });
   });
 
+  it('nulls are dropped in the anyOf branch the value was made for', () => {
+    const compiled = compile(
+      {
+        anyOf: [
+          {
+            type: 'object',
+            properties: { path: { type: 'string' }, lines: { type: 'integer' } },
+            required: ['path'],
+          },
+          {
+            type: 'object',
+            properties: { url: { type: 'string' }, depth: { type: 'integer' } },
+            required: ['url'],
+          },
+        ],
+      },
+      'openai-chat-strict',
+    );
+    assert.deepEqual(restoreArguments({ input: { url: 'u', depth: null } }, compiled.shape), { url: 'u' });
+    assert.deepEqual(restoreArguments({ input: { path: 'p', lines: null } }, compiled.shape), { path: 'p' });
+  });
+
   it('allOf is merged, oneOf read as anyOf, unsupported keywords described', () => {
     const compiled = compile(
       {

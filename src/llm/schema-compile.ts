@@ -91,9 +91,9 @@ function fixRoot(input: JsonObject, changes: string[]): { schema: JsonObject; un
 
 export function compileInputSchema(original: JsonObject, profile: Profile): CompiledInputSchema {
   const changes: string[] = [];
-  const hadRefs = JSON.stringify(original).includes('"$ref"');
-  const inlined = inlineRefs(original);
-  if (hadRefs) changes.push('inlined its $refs');
+  const counted = { refs: 0 };
+  const inlined = inlineRefs(original, counted);
+  if (counted.refs > 0) changes.push(`inlined ${counted.refs} $ref${counted.refs === 1 ? '' : 's'}`);
   const root = fixRoot(inlined, changes);
   const ctx: ConvertContext = { profile, changes, closed: 0, nulled: 0 };
   const converted = convertNode(root.schema, '', ctx);

@@ -150,7 +150,9 @@ export function convertNode(node: unknown, pointer: string, ctx: ConvertContext)
     const own = typeof s.description === 'string' && s.description !== '' ? `${s.description} ` : '';
     s.description = `${own}(${notes.join('; ')})`;
   }
-  return { schema: s, shape: isEmptyShape(shape) ? undefined : shape };
+  if (isEmptyShape(shape)) return { schema: s, shape: undefined };
+  if (isJsonObject(s.properties)) shape.declared = new Set(Object.keys(s.properties));
+  return { schema: s, shape };
 }
 
 /** Strict grammars: oneOf read as anyOf, allOf merged (OpenAI), the rest of what they refuse moved to the description. */

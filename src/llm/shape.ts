@@ -16,6 +16,8 @@ export interface Shape {
   anyOf?: Shape[];
   /** The root was wrapped: the tool's arguments are the value of this key. */
   unwrap?: string;
+  /** An object's provider keys, recorded beside the rest so an anyOf branch can be picked by the keys a value has. */
+  declared?: Set<string>;
 }
 
 export const isEmptyShape = (shape: Shape): boolean =>
@@ -27,6 +29,23 @@ export const isEmptyShape = (shape: Shape): boolean =>
   shape.anyOf === undefined &&
   shape.unwrap === undefined;
 
+/**
+ * The anyOf branch an object value was made for: the one that declares all its keys, the most of them first. The
+ * model's choice is not recorded anywhere else, and a wrong pick is caught by the original schema's validation.
+ */
+function branchFor(value: JsonObject, branches: readonly Shape[]): Shape | undefined {
+  const keys = Object.keys(value);
+  let best: Shape | undefined;
+  let bestScore = -1;
+  for (const branch of branches) {
+    if (branch.declared === undefined) continue;
+    const known = keys.filter((key) => branch.declared?.has(key) === true).length;
+    const score = known === keys.length ? known + keys.length : known; // declaring every key beats any partial match
+    if (score > bestScore) [best, bestScore] = [branch, score];
+  }
+  return best;
+}
+
 /** Restores a value produced under a compiled schema to the original schema's terms. Never mutates `value`. */
 export function restoreValue(value: unknown, shape: Shape | undefined): unknown {
   if (shape === undefined) return value;
@@ -36,11 +55,7 @@ export function restoreValue(value: unknown, shape: Shape | undefined): unknown 
   }
   if (!isJsonObject(value)) return value;
   if (shape.anyOf !== undefined && shape.properties === undefined && shape.keys === undefined) {
-    // Which branch the model meant is not recorded; every object-shaped branch restores the same way in practice.
-    const branch = shape.anyOf.find(
-      (candidate) => candidate.properties !== undefined || candidate.keys !== undefined,
-    );
-    return restoreValue(value, branch);
+    return restoreValue(value, branchFor(value, shape.anyOf));
   }
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(value)) {

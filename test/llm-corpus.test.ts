@@ -36,6 +36,50 @@ function underTest(definition: ToolDefinition): ToolUnderTest {
   return { name: definition.name, schema: definition.parameters, strict: definition.strict };
 }
 
+/**
+ * A value a strict model could send for a compiled schema: null wherever null is allowed (the most a strict model
+ * can leave out), the first enum value or branch, the smallest number and array the schema allows.
+ */
+function sample(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return null;
+  const node = schema as Record<string, unknown>;
+  const types =
+    typeof node.type === 'string' ? [node.type] : Array.isArray(node.type) ? (node.type as string[]) : [];
+  if (types.includes('null')) return null;
+  if (node.const !== undefined) return node.const;
+  if (Array.isArray(node.enum)) return node.enum[0];
+  if (Array.isArray(node.anyOf)) {
+    const branches = node.anyOf as Array<Record<string, unknown>>;
+    return branches.some((branch) => branch.type === 'null') ? null : sample(branches[0]);
+  }
+  const formats: Record<string, string> = {
+    'date-time': '2026-01-01T00:00:00Z',
+    date: '2026-01-01',
+    email: 'a@b.co',
+    uri: 'https://a.example',
+  };
+  switch (types[0]) {
+    case 'object':
+      return Object.fromEntries(
+        Object.entries((node.properties ?? {}) as Record<string, unknown>).map(([key, child]) => [
+          key,
+          sample(child),
+        ]),
+      );
+    case 'array':
+      return Array.from({ length: Number(node.minItems ?? 0) }, () => sample(node.items));
+    case 'string':
+      return formats[String(node.format)] ?? 'x';
+    case 'integer':
+    case 'number':
+      return Number(node.minimum ?? 1);
+    case 'boolean':
+      return true;
+    default:
+      return null;
+  }
+}
+
 const statusOf = (compiled: CompiledTools, tool: string): string | undefined =>
   compiled.report.tools.find((entry) => entry.tool === tool)?.status;
 
@@ -79,6 +123,27 @@ describe('the corpus, compiled for every profile, passes the provider rules', ()
         }
       },
     );
+  }
+});
+
+describe('what a strict model sends is what the original schema accepts', () => {
+  for (const id of ['openai-chat-strict', 'anthropic-strict'] as const) {
+    it(`${id}: a sampled call to every strict tool is restored and passes the original schema`, async () => {
+      const compiled = compileTools([...everything, ...FILESYSTEM, ...FASTMCP, ...GITHUB, ...HOSTILE], id);
+      const strict = [...compiled.byProviderName.values()].filter((tool) => tool.strict);
+      assert.ok(strict.length >= (id === 'anthropic-strict' ? 5 : 25), `${strict.length} strict tools`);
+      for (const tool of strict) {
+        const input = sample(tool.schema);
+        const call =
+          id === 'anthropic-strict'
+            ? await fromAnthropic(compiled, { id: 'u', name: tool.providerName, input })
+            : await fromOpenAI(compiled, {
+                id: 'c',
+                function: { name: tool.providerName, arguments: JSON.stringify(input) },
+              });
+        assert.ok(call.ok, `${tool.providerName} ${JSON.stringify(input)}: ${call.ok ? '' : call.error}`);
+      }
+    });
   }
 });
 

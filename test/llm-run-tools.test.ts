@@ -101,6 +101,29 @@ describe('runTools', () => {
     },
   );
 
+  it(
+    'an abort while the model API is answering rejects with RunAbortedError',
+    { timeout: TEST_MS },
+    async () => {
+      const controller = new AbortController();
+      const { shop, api, openai } = await setup(() => {
+        controller.abort(); // the request is in flight: the SDK's fetch is cancelled before this reply is written
+        return { text: 'too late' };
+      });
+      await assert.rejects(
+        runTools({
+          client: shop.client,
+          provider: openai,
+          model: 'm',
+          messages: user,
+          signal: controller.signal,
+        }),
+        (error: unknown) => error instanceof RunAbortedError && error.transcript.length === 1,
+      );
+      assert.equal(api.requests.length, 1);
+    },
+  );
+
   it('an already aborted signal sends nothing', { timeout: TEST_MS }, async () => {
     const { shop, api, openai } = await setup([{ text: 'never' }]);
     await assert.rejects(

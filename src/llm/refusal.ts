@@ -11,5 +11,5 @@ export class SchemaRefusal extends Error {
   }
 }
 
-/** `/properties/a/items` → `a[]`-like display used in reports: the JSON Pointer itself, or (root). */
+/** Where in a schema, for reports and refusals: the JSON Pointer, or "the root". */
 export const where = (pointer: string): string => (pointer === '' ? 'the root' : pointer);

@@ -159,7 +159,7 @@ export async function runTools(options: RunToolsOptions): Promise<RunToolsResult
     stopReason: RunToolsResult['stopReason'],
     text: string,
     report: CompileReport,
-  ) => ({
+  ): RunToolsResult => ({
     messages: transcript,
     steps: step,
     stopReason,

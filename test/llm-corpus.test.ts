@@ -151,7 +151,7 @@ describe('hostile schemas: repaired, sent without strict mode, or left out with 
   const reasonOf = (compiled: CompiledTools, tool: string): string | undefined =>
     compiled.report.tools.find((entry) => entry.tool === tool)?.reason;
 
-  it('a recursive schema, an outside $ref and a non-object root are left out everywhere, with their reasons', () => {
+  it('C5 a recursive schema, an outside $ref (never fetched) and a non-object root are left out everywhere, with their reasons', () => {
     for (const id of PROFILE_IDS) {
       const compiled = compileTools(HOSTILE, id);
       assert.equal(
@@ -180,7 +180,7 @@ describe('hostile schemas: repaired, sent without strict mode, or left out with 
     }
   });
 
-  it('names that collide once mapped are refused; the one already valid keeps its name', () => {
+  it('C3 names that collide once mapped are refused; the one already valid keeps its name', () => {
     const compiled = compileTools(HOSTILE, 'openai-chat');
     assert.equal(statusOf(compiled, 'same_name'), 'unchanged');
     assert.equal(
@@ -193,7 +193,7 @@ describe('hostile schemas: repaired, sent without strict mode, or left out with 
     );
   });
 
-  it('an 80-character name is shortened with a stable hash for OpenAI (64) and kept for Anthropic (128)', () => {
+  it('C7 an 80-character name is shortened with a stable hash for OpenAI (64) and kept for Anthropic (128)', () => {
     const long = `tool_${'very_long_name_'.repeat(5)}`;
     assert.equal(long.length, 80);
     const openai = compileTools(HOSTILE, 'openai-responses').report.tools.find(

@@ -256,7 +256,7 @@ describe('runTools', () => {
   );
 
   it(
-    'unknown tools and invalid arguments are answered so the model can fix its call; nothing runs',
+    'D5 unknown tools and invalid arguments are answered so the model can fix its call; nothing runs',
     { timeout: TEST_MS },
     async () => {
       const { shop, api, openai } = await setup([

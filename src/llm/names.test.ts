@@ -13,14 +13,14 @@ describe('providerName', () => {
     assert.equal(providerName('résumé/search', 64), 'r_sum__search');
   });
 
-  it('shortens with 8 hex characters of SHA-256 over the original name, the same on every run', () => {
+  it('C7 shortens with 8 hex characters of SHA-256 over the original name, the same on every run', () => {
     const name = 'x'.repeat(80);
     assert.equal(providerName(name, 64), `${'x'.repeat(55)}_d929cdee`);
     assert.equal(providerName(name, 128), name);
     assert.notEqual(providerName(`${'x'.repeat(79)}y`, 64), providerName(name, 64));
   });
 
-  it('keeps a gateway prefix (server___tool) whole and shortens the tool part', () => {
+  it('C7 keeps a gateway prefix (server___tool) whole and shortens the tool part', () => {
     const mapped = providerName(`github___${'create_pull_request_review_comment_'.repeat(3)}`, 64);
     assert.equal(mapped.length, 64);
     assert.match(mapped, /^github___create_pull_request_review_comment_create_pull_[0-9a-f]{8}$/);
@@ -58,7 +58,7 @@ describe('mapNames', () => {
     assert.deepEqual(refused, []);
   });
 
-  it('refuses names that collide once mapped, except the one the provider takes unchanged', () => {
+  it('C3 refuses names that collide once mapped, except the one the provider takes unchanged', () => {
     assert.deepEqual(mapNames(['a.b', 'a/b'], 64).refused, [
       { name: 'a.b', reason: 'its model API name "a_b" would be the same as that of "a/b"' },
       { name: 'a/b', reason: 'its model API name "a_b" would be the same as that of "a.b"' },

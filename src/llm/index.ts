@@ -53,7 +53,7 @@ export {
   type AnthropicResultBlock,
   type AnthropicToolResult,
 } from './results-anthropic.js';
-export { ERROR_PREFIX } from './result-parts.js';
+export { ANTHROPIC_MAX_BINARY_BYTES, ERROR_PREFIX, OPENAI_MAX_BINARY_BYTES } from './result-parts.js';
 export { ModelApiError, type AnthropicLike, type OpenAILike } from './dialects.js';
 export {
   runTools,

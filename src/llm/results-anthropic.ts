@@ -2,7 +2,7 @@
 // documents (PDFs and text resources) and `is_error` for a tool error.
 
 import type { CallToolResult } from '../protocol/index.js';
-import { ANTHROPIC_IMAGE_TYPES, resultParts } from './result-parts.js';
+import { ANTHROPIC_IMAGE_TYPES, ANTHROPIC_MAX_BINARY_BYTES, resultParts } from './result-parts.js';
 
 export type AnthropicResultBlock =
   | { type: 'text'; text: string }
@@ -31,32 +31,34 @@ export interface AnthropicToolResult {
 type ImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
 export function toAnthropicResult(result: CallToolResult, toolUseId: string): AnthropicToolResult {
-  const content = resultParts(result, { imageTypes: ANTHROPIC_IMAGE_TYPES, api: 'Anthropic' }).map(
-    (part): AnthropicResultBlock => {
-      switch (part.kind) {
-        case 'text':
-          return { type: 'text', text: part.text };
-        case 'image':
-          // resultParts keeps only ANTHROPIC_IMAGE_TYPES
-          return {
-            type: 'image',
-            source: { type: 'base64', media_type: part.mimeType as ImageType, data: part.data },
-          };
-        case 'pdf':
-          return {
-            type: 'document',
-            source: { type: 'base64', media_type: 'application/pdf', data: part.data },
-            title: part.name,
-          };
-        case 'document':
-          return {
-            type: 'document',
-            source: { type: 'text', media_type: 'text/plain', data: part.text },
-            title: part.title,
-          };
-      }
-    },
-  );
+  const content = resultParts(result, {
+    imageTypes: ANTHROPIC_IMAGE_TYPES,
+    api: 'Anthropic',
+    maxBinaryBytes: ANTHROPIC_MAX_BINARY_BYTES,
+  }).map((part): AnthropicResultBlock => {
+    switch (part.kind) {
+      case 'text':
+        return { type: 'text', text: part.text };
+      case 'image':
+        // resultParts keeps only ANTHROPIC_IMAGE_TYPES
+        return {
+          type: 'image',
+          source: { type: 'base64', media_type: part.mimeType as ImageType, data: part.data },
+        };
+      case 'pdf':
+        return {
+          type: 'document',
+          source: { type: 'base64', media_type: 'application/pdf', data: part.data },
+          title: part.name,
+        };
+      case 'document':
+        return {
+          type: 'document',
+          source: { type: 'text', media_type: 'text/plain', data: part.text },
+          title: part.title,
+        };
+    }
+  });
   return {
     type: 'tool_result',
     tool_use_id: toolUseId,

@@ -2,7 +2,13 @@
 // user message), or a Responses `function_call_output` (text, `input_image` data URLs, `input_file` PDFs).
 
 import type { CallToolResult } from '../protocol/index.js';
-import { ERROR_PREFIX, OPENAI_IMAGE_TYPES, resultParts, type ResultPart } from './result-parts.js';
+import {
+  ERROR_PREFIX,
+  OPENAI_IMAGE_TYPES,
+  OPENAI_MAX_BINARY_BYTES,
+  resultParts,
+  type ResultPart,
+} from './result-parts.js';
 
 export interface ChatToolMessage {
   role: 'tool';
@@ -38,7 +44,7 @@ export interface ResponsesToolOutput {
   output: string | ResponsesOutputPart[];
 }
 
-const OPTIONS = { imageTypes: OPENAI_IMAGE_TYPES, api: 'OpenAI' };
+const OPTIONS = { imageTypes: OPENAI_IMAGE_TYPES, api: 'OpenAI', maxBinaryBytes: OPENAI_MAX_BINARY_BYTES };
 const dataUrl = (mimeType: string, data: string): string => `data:${mimeType};base64,${data}`;
 const documentText = (part: { text: string; title: string }): string =>
   `Resource ${part.title}:\n${part.text}`;

@@ -92,6 +92,24 @@ describe('Anthropic tool_result', () => {
   });
 });
 
+it('E4 an image or PDF larger than the API takes becomes a note, not a failed request', () => {
+  const big = 'A'.repeat((6 * 1024 * 1024 * 4) / 3); // 6 MB once decoded
+  assert.deepEqual(
+    toAnthropicResult({ content: [{ type: 'image', mimeType: 'image/png', data: big }] }, 't').content,
+    [
+      {
+        type: 'text',
+        text: '[an image (image/png, 6.0 MB) not shown: larger than the 5.0 MB Anthropic takes]',
+      },
+    ],
+  );
+  const pdf = { uri: 'file:///r/big.pdf', mimeType: 'application/pdf', blob: big.repeat(4) };
+  assert.equal(
+    toOpenAIChatResult({ content: [{ type: 'resource', resource: pdf }] }, 'c').message.content,
+    '[resource file:///r/big.pdf (application/pdf, 24.0 MB) not shown: larger than the 20.0 MB OpenAI takes]',
+  );
+});
+
 describe('OpenAI Chat Completions tool message', () => {
   it('text in the tool message; images and PDFs as attachments for one user message after the turn', () => {
     const result = toOpenAIChatResult(MIXED, 'call_1');

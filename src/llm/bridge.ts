@@ -24,10 +24,11 @@ export class ToolBridge<P extends ProfileId = ProfileId> {
   #stale = false;
   readonly #stopListening: () => void;
 
-  private constructor(client: ToolClient, profile: P, compiled: CompiledTools<P>) {
+  private constructor(client: ToolClient, profile: P) {
     this.client = client;
     this.profile = profile;
-    this.#compiled = compiled;
+    this.#compiled = compileTools([], profile);
+    // Listening starts before the first listing, so a change between the two is not missed.
     this.#stopListening = client.onToolsChanged(() => {
       this.#stale = true;
     });
@@ -39,8 +40,14 @@ export class ToolBridge<P extends ProfileId = ProfileId> {
     profile: P,
     options: { signal?: AbortSignal } = {},
   ): Promise<ToolBridge<P>> {
-    const tools = await client.listTools({ ...options, refresh: true });
-    return new ToolBridge(client, profile, compileTools(tools, profile));
+    const bridge = new ToolBridge(client, profile);
+    try {
+      await bridge.refresh(options);
+    } catch (error) {
+      bridge.close();
+      throw error;
+    }
+    return bridge;
   }
 
   /** The tools for the request, as the API takes them. */

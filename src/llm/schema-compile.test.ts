@@ -79,6 +79,27 @@ describe('root repairs', () => {
     });
   });
 
+  it('a root that is a $ref (Pydantic) is the schema it points to', () => {
+    const compiled = compile(
+      { $ref: '#/$defs/Args', $defs: { Args: { type: 'object', properties: { q: { type: 'string' } } } } },
+      'openai-chat',
+    );
+    assert.deepEqual(compiled.schema, { type: 'object', properties: { q: { type: 'string' } } });
+    assert.deepEqual(compiled.changes, ['inlined 1 $ref']);
+  });
+
+  it('strict: extension annotations (x-mcp-header) are dropped, not described', () => {
+    const schema = {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+      required: ['region'],
+    };
+    assert.deepEqual(compile(schema, 'anthropic-strict').schema.properties, { region: { type: 'string' } });
+    assert.deepEqual(compile(schema, 'anthropic').schema.properties, {
+      region: { type: 'string', 'x-mcp-header': 'Region' },
+    });
+  });
+
   it('a root allOf of plain objects is merged', () => {
     const compiled = compile(
       {

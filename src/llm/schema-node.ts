@@ -174,6 +174,10 @@ function strictKeywordsFor(s: JsonObject, pointer: string, ctx: ConvertContext, 
   const moved: string[] = [];
   for (const [keyword, value] of Object.entries(s)) {
     if (supported?.has(keyword) === true) continue;
+    if (keyword.startsWith('x-')) {
+      delete s[keyword]; // an extension annotation (x-mcp-header...): constrains nothing, means nothing to a model
+      continue;
+    }
     notes.push(describeKeyword(keyword, value));
     moved.push(keyword);
     delete s[keyword];

@@ -78,6 +78,11 @@ describe('runTools through the official OpenAI client, Chat Completions (strict)
         additionalProperties: false,
       });
       assert.equal(add?.function.strict, true);
+      assert.equal(
+        first?.parallel_tool_calls,
+        false,
+        'strict schemas hold only for calls that are not parallel',
+      );
       assert.deepEqual((second?.messages as unknown[]).slice(1), [
         {
           role: 'assistant',
@@ -139,6 +144,7 @@ describe('runTools through the official OpenAI client, Responses', () => {
       assert.equal(run.text, 'Done.');
       const [first, second] = api.requests;
       assert.equal(first?.path, '/v1/responses');
+      assert.equal(first?.body.parallel_tool_calls, undefined, 'not strict: the API default stands');
       const tools = first?.body.tools as Array<{ type: string; name: string; strict: boolean }>;
       assert.deepEqual(
         tools.map((tool) => [tool.type, tool.name, tool.strict]),

@@ -124,6 +124,36 @@ describe('runTools', () => {
     },
   );
 
+  it(
+    'a profile for the other provider’s client is refused before anything is sent',
+    { timeout: TEST_MS },
+    async () => {
+      const { shop, api, openai } = await setup([{ text: 'never' }]);
+      await assert.rejects(
+        runTools({ client: shop.client, provider: openai, profile: 'anthropic', model: 'm', messages: user }),
+        {
+          name: 'TypeError',
+          message: 'profile anthropic needs an Anthropic client (messages.create)',
+        },
+      );
+      await assert.rejects(
+        runTools({
+          client: shop.client,
+          provider: openai,
+          profile: 'gemini' as 'anthropic',
+          model: 'm',
+          messages: user,
+        }),
+        {
+          name: 'TypeError',
+          message:
+            'unknown model API profile "gemini"; use one of openai-chat, openai-chat-strict, openai-responses, openai-responses-strict, anthropic, anthropic-strict',
+        },
+      );
+      assert.equal(api.requests.length, 0);
+    },
+  );
+
   it('an already aborted signal sends nothing', { timeout: TEST_MS }, async () => {
     const { shop, api, openai } = await setup([{ text: 'never' }]);
     await assert.rejects(

@@ -55,10 +55,23 @@ export class ModelApiError extends Error {
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-export function chatDialect(sdk: OpenAILike, base: JsonObject, transcript: unknown[]): Dialect {
+/**
+ * `withTools` goes into a request only when it has tools: OpenAI refuses `parallel_tool_calls` without them, and
+ * strict schemas hold only when calls are not parallel (function-calling guide).
+ */
+export function chatDialect(
+  sdk: OpenAILike,
+  base: JsonObject,
+  transcript: unknown[],
+  withTools: JsonObject = {},
+): Dialect {
   return {
     async request(tools, signal) {
-      const body: JsonObject = { ...base, messages: transcript, ...(tools.length > 0 ? { tools } : {}) };
+      const body: JsonObject = {
+        ...base,
+        messages: transcript,
+        ...(tools.length > 0 ? { ...withTools, tools } : {}),
+      };
       const response = await sdk.chat.completions.create(body, signal === undefined ? {} : { signal });
       const choice = isJsonObject(response) ? asArray(response.choices)[0] : undefined;
       const message = isJsonObject(choice) ? choice.message : undefined;
@@ -103,10 +116,19 @@ export function chatDialect(sdk: OpenAILike, base: JsonObject, transcript: unkno
   };
 }
 
-export function responsesDialect(sdk: OpenAILike, base: JsonObject, transcript: unknown[]): Dialect {
+export function responsesDialect(
+  sdk: OpenAILike,
+  base: JsonObject,
+  transcript: unknown[],
+  withTools: JsonObject = {},
+): Dialect {
   return {
     async request(tools, signal) {
-      const body: JsonObject = { ...base, input: transcript, ...(tools.length > 0 ? { tools } : {}) };
+      const body: JsonObject = {
+        ...base,
+        input: transcript,
+        ...(tools.length > 0 ? { ...withTools, tools } : {}),
+      };
       const response = await sdk.responses.create(body, signal === undefined ? {} : { signal });
       if (!isJsonObject(response) || !Array.isArray(response.output)) {
         throw new ModelApiError('the Responses answer has no output list');

@@ -96,9 +96,12 @@ function dialectFor(options: RunToolsOptions, id: ProfileId, transcript: unknown
     return anthropicDialect(provider, { max_tokens: options.maxTokens ?? 1024, ...base }, transcript);
   }
   if (isAnthropic(provider)) throw new TypeError(`profile ${id} needs an OpenAI client`);
+  // Strict schemas hold only for calls that are not parallel (OpenAI's function-calling guide); params may differ.
+  const withTools: JsonObject =
+    p.strict && options.params?.parallel_tool_calls === undefined ? { parallel_tool_calls: false } : {};
   return p.api === 'chat'
-    ? chatDialect(provider, base, transcript)
-    : responsesDialect(provider, base, transcript);
+    ? chatDialect(provider, base, transcript, withTools)
+    : responsesDialect(provider, base, transcript, withTools);
 }
 
 async function prepare(bridge: ToolBridge, call: ModelCall): Promise<PreparedCall> {

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { JsonObject } from '../jsonrpc/index.js';
 import { profile } from './profiles.js';
 import { inlineRefs } from './refs.js';
@@ -271,5 +272,23 @@ describe('Anthropic', () => {
       },
       additionalProperties: false,
     });
+  });
+});
+
+describe('round trip (property)', () => {
+  it('any property keys: renamed to the Anthropic charset, unique, and restored exactly', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ maxLength: 90 }), { maxLength: 12 }), (keys) => {
+        const properties = Object.fromEntries(keys.map((key) => [key, { type: 'string' }]));
+        const compiled = compile({ type: 'object', properties, required: keys }, 'anthropic');
+        const sent = Object.keys(compiled.schema.properties as JsonObject);
+        if (sent.length !== keys.length || !sent.every((key) => /^[a-zA-Z0-9_.-]{1,64}$/.test(key)))
+          return false;
+        const args = Object.fromEntries(sent.map((key, index) => [key, `v${index}`]));
+        // Object key order, not the array's: integer-like keys come first in both objects.
+        const expected = Object.fromEntries(Object.keys(properties).map((key, index) => [key, `v${index}`]));
+        return JSON.stringify(restoreArguments(args, compiled.shape)) === JSON.stringify(expected);
+      }),
+    );
   });
 });

@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { audit, type AuditCommandOptions } from './audit.js';
 import { call, type CallCommandOptions } from './call.js';
 import { ExitCode } from './errors.js';
-import { list } from './list.js';
+import { list, type ListOptions } from './list.js';
 import { login, type LoginOptions } from './login.js';
 import { logout } from './logout.js';
 import { addHttpFlags, serve, type ServeOptions } from './serve.js';
@@ -86,9 +86,15 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       .command('list')
       .description("List a server's tools")
       .argument('<target>', 'URL, config name or command line'),
-  ).action(async (target: string, options: CommonOptions) => {
-    exitCode = await list(target, options, cli);
-  });
+  )
+    .option(
+      '--format <api>',
+      'print the tools as a model API takes them (JSON on stdout, what was changed or left out on stderr): ' +
+        'openai, openai-responses, anthropic, or any of them with -strict',
+    )
+    .action(async (target: string, options: ListOptions) => {
+      exitCode = await list(target, options, cli);
+    });
 
   common(
     program

@@ -71,7 +71,7 @@ export async function startProtectedNotes(): Promise<ProtectedNotes> {
         .setExpirationTime('10m')
         .sign(privateKey),
     async close() {
-      policy.close();
+      await policy.close();
       await server.close();
       for (const closing of [http, keys]) {
         closing.closeAllConnections();

@@ -45,6 +45,16 @@ const GOOD: Record<string, unknown> = {
     scopes: RULES,
   },
   'API keys inline': { apiKeys: { keys: [KEY], header: false }, scopes: RULES },
+  'an audit trail in SQLite': {
+    oauth: OAUTH,
+    scopes: RULES,
+    audit: { sqlite: './audit.db', requests: 'all', retention: { maxAgeDays: 90, maxRows: 1000 } },
+  },
+  'an audit trail in PostgreSQL': {
+    oauth: OAUTH,
+    scopes: RULES,
+    audit: { postgres: 'postgres://audit@127.0.0.1:5432/toolwire', table: 'calls' },
+  },
   'API keys in a file': { apiKeys: { file: 'keys.json' }, scopes: RULES },
   'anonymous callers with rate limits': {
     anonymous: true,
@@ -71,7 +81,7 @@ const GOOD: Record<string, unknown> = {
 const BAD: Record<string, [unknown, string]> = {
   'not an object': [
     'x',
-    'policy must be an object with the optional keys oauth, apiKeys, anonymous, localScopes, scopes, rateLimits; got "x"',
+    'policy must be an object with the optional keys oauth, apiKeys, anonymous, localScopes, scopes, rateLimits, audit; got "x"',
   ],
   'no way to know callers': [
     { scopes: RULES },
@@ -100,6 +110,10 @@ const BAD: Record<string, [unknown, string]> = {
   'implies with a scope that is not a list': [
     { oauth: OAUTH, scopes: { ...RULES, implies: { admin: 'write' } } },
     'policy.scopes.implies.admin must be a list of scopes; got "write"',
+  ],
+  'an audit with two stores': [
+    { oauth: OAUTH, scopes: RULES, audit: { sqlite: 'a.db', postgres: 'postgres://x/y' } },
+    'policy.audit needs exactly one of "sqlite" (a file path) or "postgres" (a postgres:// URL)',
   ],
   'oauth without resource': [
     { oauth: { authorizationServers: ['https://a'] }, scopes: RULES },
@@ -166,6 +180,7 @@ describe('toolwire.json "policy": the reader and the schema agree', () => {
       ...full,
       oauth: (GOOD['OAuth with everything'] as { oauth: object }).oauth,
       apiKeys: { keys: [KEY] },
+      audit: { sqlite: './audit.db', retention: { maxAgeDays: 1 } },
     };
     // Paths to every object in a full section; the reader must name each path when it meets "zzz" there.
     const paths: string[][] = [
@@ -180,6 +195,8 @@ describe('toolwire.json "policy": the reader and the schema agree', () => {
       ['rateLimits', 'perCall'],
       ['rateLimits', 'tools', 'calculate'],
       ['rateLimits', 'classes'],
+      ['audit'],
+      ['audit', 'retention'],
     ];
     for (const path of paths) {
       const policy = structuredClone(withOauth) as Record<string, unknown>;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { REPO, cliArgv } from './fixtures/serve/harness.js';
+import { REPO, cliArgv, runCli } from './fixtures/serve/harness.js';
 import { bearer, callTool, legacySession, modernRequest } from './support/http-mcp.js';
 
 const ISSUER_PATH = '/issuer';
@@ -85,6 +85,7 @@ before(async () => {
         ],
       },
       rateLimits: { tools: { calculate: { points: 3, durationSeconds: 3600 } } },
+      audit: { sqlite: './audit.db' },
     },
   };
   const file = join(directory, 'toolwire.json');
@@ -199,6 +200,35 @@ describe('toolwire serve with a policy: who may call what, and how often', () =>
       bearer(await token('tools:read', 'ken')),
     );
     assert.equal(other.status, 200);
+  });
+
+  it('H1 the audit trail the config names holds one record per call outcome, and its chain verifies', async () => {
+    const trail = await runCli([
+      'audit',
+      '--config',
+      join(directory, 'toolwire.json'),
+      '--json',
+      '--limit',
+      '1000',
+    ]);
+    assert.equal(trail.code, 0, trail.stderr);
+    const records = trail.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { tool: string; subject: string; outcome: string; authMethod: string },
+      );
+    const outcomes = new Set(records.map((record) => `${record.subject} ${record.tool} ${record.outcome}`));
+    assert.ok(outcomes.has('ada calculate result'), [...outcomes].join('; '));
+    assert.ok(outcomes.has('ada http_request denied'), [...outcomes].join('; '));
+    assert.ok(outcomes.has('linus calculate rate_limited'), [...outcomes].join('; '));
+    assert.ok(
+      records.every((record) => record.authMethod === 'bearer'),
+      JSON.stringify(records.filter((record) => record.authMethod !== 'bearer')),
+    );
+    assert.ok(!trail.stdout.includes('eyJ'), 'no token in the trail');
+    const verified = await runCli(['audit', 'verify', '--config', join(directory, 'toolwire.json')]);
+    assert.equal(verified.code, 0, verified.stderr + verified.stdout);
   });
 
   it('B8 toolwire is a resource server only: no authorization, token or registration endpoints, no cookies', async () => {

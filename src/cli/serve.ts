@@ -145,7 +145,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       if (io.stdin?.isTTY === true) io.stderr.write(STDIO_TTY_NOTE);
       const serving = await serveStdio(server, policy?.stdio);
       await serving.closed;
-      policy?.close();
+      await policy?.close();
       return ExitCode.Success;
     }
     const listening = await listenHttp(server, { ...loaded.http, ...policy?.http, ...address });
@@ -163,7 +163,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     await waitForSignal();
     await server.close();
     await listening.close();
-    policy?.close();
+    await policy?.close();
     return ExitCode.Success;
   } catch (error) {
     const usage =

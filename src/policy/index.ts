@@ -37,6 +37,16 @@ export {
   type ScopesOptions,
 } from './scopes/index.js';
 export {
+  AUDIT_OUTCOMES,
+  openAudit,
+  queryAudit,
+  verifyAudit,
+  type Audit,
+  type AuditOptions,
+  type AuditRecord,
+  type AuditStore,
+} from './audit/index.js';
+export {
   callerKey,
   checkRateLimitOptions,
   rateLimit,

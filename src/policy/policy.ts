@@ -1,6 +1,7 @@
-// The access half of the policy layer put together: who is calling (OAuth and API keys at the HTTP edge), what they
-// may see and call (scopes: a visibility rule and middleware), and how often (rate limits, after the scopes so a
-// caller without scope never burns a budget). One object to install on a server and to spread into HTTP options.
+// The policy layer put together: who is calling (OAuth and API keys at the HTTP edge), what they may see and call
+// (scopes: a visibility rule and middleware), how often (rate limits, after the scopes so a caller without scope never
+// burns a budget), and a record of every call (the audit, outermost, so it sees the others' refusals). One object to
+// install on a server and to spread into HTTP options.
 
 import { type Caller, LOCAL_CALLER } from '../protocol/index.js';
 import type { Logger, McpServer } from '../server/index.js';
@@ -11,6 +12,7 @@ import {
   apiKeys as createApiKeys,
   loadApiKeys,
 } from './api-keys/index.js';
+import { type Audit, type AuditOptions, openAudit } from './audit/index.js';
 import { credentials } from './authenticate.js';
 import { type Bearer, type BearerOptions, bearer as createBearer } from './bearer/index.js';
 import { type RateLimitOptions, type RateLimiter, rateLimit } from './rate-limit/index.js';
@@ -32,6 +34,8 @@ export interface PolicyOptions {
    * client sees what rules with empty `see` scopes show, like any caller.
    */
   localScopes?: readonly string[];
+  /** The audit trail: one chained, redacted record per call outcome (opened by loadPolicy only: it is async). */
+  audit?: AuditOptions;
   /** Where the pieces report outages of the authorization server or the rate-limit store (never a token). */
   logger?: Logger;
 }
@@ -46,13 +50,17 @@ export interface Policy {
   readonly apiKeys: ApiKeys | undefined;
   readonly scopes: Scopes;
   readonly rateLimiter: RateLimiter | undefined;
-  /** Adds the visibility rule and the middleware (scopes, then rate limits) to a server. */
+  readonly audit: Audit | undefined;
+  /**
+   * Adds the visibility rule and the middleware to a server: the audit outermost (it records the others'
+   * refusals), then scopes, then rate limits.
+   */
   install(server: McpServer): McpServer;
-  /** Stops timers and caches. */
-  close(): void;
+  /** Stops timers and caches, and waits for the audit records of calls already admitted. */
+  close(): Promise<void>;
 }
 
-function build(options: PolicyOptions, keys: ApiKeys | undefined): Policy {
+function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit | undefined): Policy {
   if (typeof options !== 'object' || options === null)
     throw new TypeError('policy: options must be an object');
   if (options.scopes === undefined) {
@@ -90,17 +98,20 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined): Policy {
     apiKeys: keys,
     scopes,
     rateLimiter,
+    audit,
     install(server) {
       if (installed.has(server)) throw new TypeError('policy: already installed on this server');
       installed.add(server);
+      if (audit !== undefined) server.use(audit.middleware);
       server.addVisibility(scopes.visibility);
       server.use(scopes.middleware);
       if (rateLimiter !== undefined) server.use(rateLimiter.middleware);
       return server;
     },
-    close() {
+    async close() {
       bearer?.close();
       rateLimiter?.close();
+      await audit?.close();
     },
   };
 }
@@ -110,10 +121,31 @@ export function createPolicy(options: PolicyOptions): Policy {
   if (options.apiKeys?.file !== undefined) {
     throw new TypeError('policy: apiKeys.file is read asynchronously: use loadPolicy(options)');
   }
-  return build(options, options.apiKeys === undefined ? undefined : createApiKeys(options.apiKeys));
+  if (options.audit !== undefined) {
+    throw new TypeError('policy: the audit trail opens its database asynchronously: use loadPolicy(options)');
+  }
+  return build(
+    options,
+    options.apiKeys === undefined ? undefined : createApiKeys(options.apiKeys),
+    undefined,
+  );
 }
 
-/** A policy whose API keys may come from a keys file. */
+/** A policy whose API keys may come from a keys file, and whose audit trail is opened. */
 export async function loadPolicy(options: PolicyOptions): Promise<Policy> {
-  return build(options, options.apiKeys === undefined ? undefined : await loadApiKeys(options.apiKeys));
+  const keys = options.apiKeys === undefined ? undefined : await loadApiKeys(options.apiKeys);
+  const audit =
+    options.audit === undefined
+      ? undefined
+      : await openAudit({
+          ...(options.logger !== undefined && { logger: options.logger }),
+          ...options.audit,
+        });
+  try {
+    return build(options, keys, audit);
+  } catch (error) {
+    // A mistake in another piece must not leave the database open.
+    await audit?.close();
+    throw error;
+  }
 }

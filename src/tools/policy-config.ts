@@ -3,11 +3,20 @@
 // policy-schema.ts; test/policy-config.test.ts holds the two to the same answers.
 
 import { isAbsolute, resolve } from 'node:path';
+import { readAuditConfig } from '../policy/audit/config.js';
 import type { Limit, PolicyOptions, RateLimitOptions, ScopeRule } from '../policy/index.js';
 import { ConfigReader } from './config-reader.js';
 import { ConfigError } from './pack.js';
 
-export const POLICY_KEYS = ['oauth', 'apiKeys', 'anonymous', 'localScopes', 'scopes', 'rateLimits'] as const;
+export const POLICY_KEYS = [
+  'oauth',
+  'apiKeys',
+  'anonymous',
+  'localScopes',
+  'scopes',
+  'rateLimits',
+  'audit',
+] as const;
 const OAUTH_KEYS = [
   'resource',
   'authorizationServers',
@@ -287,5 +296,13 @@ export function readPolicyConfig(raw: unknown, file: string): PolicyOptions | un
   if (read.given('anonymous')) options.anonymous = read.boolean('anonymous', false);
   if (read.given('localScopes')) options.localScopes = list(read, 'localScopes');
   if (read.given('rateLimits')) options.rateLimits = readRateLimits(read.section('rateLimits', RATE_KEYS));
+  if (read.given('audit')) {
+    try {
+      options.audit = readAuditConfig(read.raw('audit'), base, 'policy.audit');
+    } catch (error) {
+      // The audit's reader names the key; as a config mistake it stops `serve` like any other.
+      throw new ConfigError(error instanceof Error ? error.message : String(error));
+    }
+  }
   return options;
 }

@@ -2,6 +2,7 @@
 // test/policy-config.test.ts holds this schema to the reader's answers (lists of objects are beyond what the
 // recording readers describe, as mcpServers is).
 
+import { AUDIT_CONFIG_SCHEMA } from '../policy/audit/config.js';
 import type { JsonSchema } from './config-reader.js';
 import { ANNOTATION_CLASSES, RATE_CLASSES } from './policy-config.js';
 
@@ -185,6 +186,7 @@ export const POLICY_SCHEMA: JsonSchema = {
         },
         'Rate limits, checked after scopes.',
       ),
+      audit: AUDIT_CONFIG_SCHEMA as JsonSchema,
     },
     'Who may call what, and how often. With a policy, every tool is hidden unless a scope rule grants it.',
     ['scopes'],

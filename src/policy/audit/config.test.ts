@@ -69,7 +69,7 @@ describe('audit config', () => {
     );
     refused(
       { postgres: { env: 'A', other: 1 } },
-      'policy.audit.postgres.other is not a known key (known: env)',
+      'policy.audit.postgres has an unknown key "other"; allowed keys: env',
     );
     refused(
       { postgres: 'postgres://x/y', table: 'a;drop' },
@@ -90,11 +90,11 @@ describe('audit config', () => {
     );
     refused(
       { sqlite: 'a.db', retention: { days: 3 } },
-      'policy.audit.retention.days is not a known key (known: maxAgeDays, maxRows)',
+      'policy.audit.retention has an unknown key "days"; allowed keys: maxAgeDays, maxRows',
     );
     refused(
       { sqlite: 'a.db', path: 'b' },
-      'policy.audit.path is not a known key (known: sqlite, postgres, table, requests, retention, synchronous)',
+      'policy.audit has an unknown key "path"; allowed keys: sqlite, postgres, table, requests, retention, synchronous',
     );
   });
 });

@@ -73,7 +73,7 @@ const show = (value: unknown): string => {
 function checkKeys(value: Record<string, unknown>, known: readonly string[], where: string): void {
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) {
-      throw new AuditConfigError(`${where}.${key} is not a known key (known: ${known.join(', ')})`);
+      throw new AuditConfigError(`${where} has an unknown key "${key}"; allowed keys: ${known.join(', ')}`);
     }
   }
 }

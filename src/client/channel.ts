@@ -46,6 +46,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** How to cancel: close the HTTP stream (modern HTTP) or send notifications/cancelled. */
   cancelByClosingStream: boolean;
+  /** Told the request's JSON-RPC id before it is sent (telemetry's jsonrpc.request.id). */
+  onId?: (id: RequestId) => void;
 }
 
 interface Pending {
@@ -99,6 +101,7 @@ export class Channel {
   request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
     if (this.#closed) return Promise.reject(new ConnectionClosedError(this.#closeReason));
     const id = ++this.#nextId;
+    options.onId?.(id);
     if (options.onProgress !== undefined) {
       params = {
         ...params,

@@ -37,6 +37,7 @@ import {
   type FeatureRequestOptions,
 } from './resources-prompts.js';
 import type { ClientRequestOptions, ClientSession } from './session.js';
+import { clientTelemetry, type ClientTelemetry } from './telemetry.js';
 import { ToolCache } from './tools.js';
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -59,6 +60,7 @@ export class McpClient implements ClientSession {
   #instructions: string | undefined;
   #listen: AbortController | undefined;
   readonly #changeListeners = new Set<() => void>();
+  readonly #telemetry: ClientTelemetry | undefined;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     this.info = info;
@@ -73,6 +75,7 @@ export class McpClient implements ClientSession {
     }
     this.capabilities = capabilities;
     this.tools = new ToolCache(this);
+    this.#telemetry = clientTelemetry(options.telemetry);
   }
 
   get era(): Era | undefined {
@@ -248,7 +251,11 @@ export class McpClient implements ClientSession {
     if (options.resetTimeoutOnProgress !== undefined)
       requestOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
     if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
-    return channel.request(method, body, requestOptions);
+    const telemetry = this.#telemetry;
+    if (telemetry === undefined) return channel.request(method, body, requestOptions);
+    return telemetry.request(method, body, modernVersion ?? this.#version, channel.transport, (traced, onId) =>
+      channel.request(method, traced, { ...requestOptions, onId }),
+    );
   }
 
   /** All tools (every page, bounded), from the cache while it is fresh. Invalid x-mcp-header tools are dropped. */

@@ -26,3 +26,4 @@ export {
 export { applyElicitationDefaults, type InputContext, type InputHandlers } from './input.js';
 export type { ApprovalHook, ApprovalRequest, AuditEntry, AuditHook, CallOutcomeKind } from './policy.js';
 export { encodeHeaderValue } from './headers.js';
+export type { ClientTelemetryOptions, ClientTelemetrySetting } from './telemetry.js';

@@ -5,6 +5,7 @@ import type { ClientCapabilities } from '../protocol/index.js';
 import type { ChannelLogger } from './channel.js';
 import type { InputHandlers } from './input.js';
 import type { ApprovalHook, AuditHook } from './policy.js';
+import type { ClientTelemetrySetting } from './telemetry.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -46,4 +47,9 @@ export interface ClientOptions {
   logger?: ChannelLogger;
   /** A name for this server in audit entries. Default: the server's own name. */
   serverName?: string;
+  /**
+   * OpenTelemetry (needs the optional peer @opentelemetry/api): true for the global providers, or { tracerProvider,
+   * meterProvider }. A CLIENT span per request, traceparent/tracestate in params._meta. Default off: nothing is done.
+   */
+  telemetry?: ClientTelemetrySetting;
 }

@@ -107,8 +107,13 @@ function failed(api: OtelApi, span: Span, metric: Attributes, error: unknown): v
   span.setStatus({ code: api.SpanStatusCode.ERROR, message: rpc ? error.message : 'Internal error' });
 }
 
+/** The HTTP transport's own time limit aborts with "timed out after N ms"; AbortSignal.timeout with a TimeoutError. */
+const TIMED_OUT = /^timed out after \d+ ms$/;
+
 function unanswered(api: OtelApi, span: Span, metric: Attributes, reason: unknown): void {
-  const type = reason instanceof Error && reason.name === 'TimeoutError' ? TIMEOUT : CANCELLED;
+  const timedOut =
+    reason instanceof Error && (reason.name === 'TimeoutError' || TIMED_OUT.test(reason.message));
+  const type = timedOut ? TIMEOUT : CANCELLED;
   metric[Attr.ErrorType] = type;
   span.setAttribute(Attr.ErrorType, type);
   span.setStatus({ code: api.SpanStatusCode.ERROR });

@@ -26,4 +26,9 @@ export {
 export { applyElicitationDefaults, type InputContext, type InputHandlers } from './input.js';
 export type { ApprovalHook, ApprovalRequest, AuditEntry, AuditHook, CallOutcomeKind } from './policy.js';
 export { encodeHeaderValue } from './headers.js';
-export type { ClientTelemetryOptions, ClientTelemetrySetting } from './telemetry.js';
+export type {
+  ClientTelemetryOptions,
+  ClientTelemetrySetting,
+  MeterProviderLike,
+  TracerProviderLike,
+} from './telemetry-options.js';

@@ -5,7 +5,7 @@ import type { ClientCapabilities } from '../protocol/index.js';
 import type { ChannelLogger } from './channel.js';
 import type { InputHandlers } from './input.js';
 import type { ApprovalHook, AuditHook } from './policy.js';
-import type { ClientTelemetrySetting } from './telemetry.js';
+import type { ClientTelemetrySetting } from './telemetry-options.js';
 
 export type Era = 'modern' | 'legacy';
 

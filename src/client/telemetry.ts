@@ -2,7 +2,7 @@
 // the MCP semantic conventions say, W3C traceparent/tracestate injected into params._meta so the server's span becomes
 // its child, and the mcp.client.operation.duration histogram. Without @opentelemetry/api it is off, silently.
 
-import type { Attributes, Histogram, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api';
+import type { Attributes, Histogram, Meter, Span, Tracer } from '@opentelemetry/api';
 import type { JsonObject, RequestId } from '../jsonrpc/index.js';
 import type { Transport } from '../protocol/index.js';
 import { McpError, RequestAbortedError, RequestTimeoutError } from './errors.js';
@@ -19,17 +19,8 @@ import {
   TOOL_ERROR,
   spanName,
 } from './semconv.js';
+import type { ClientTelemetrySetting } from './telemetry-options.js';
 import { formatTraceParent } from './trace-context.js';
-
-export interface ClientTelemetryOptions {
-  /** Default: the globally registered provider (trace.setGlobalTracerProvider, or the NodeSDK). */
-  tracerProvider?: TracerProvider;
-  /** Default: the globally registered provider (metrics.setGlobalMeterProvider, or the NodeSDK). */
-  meterProvider?: MeterProvider;
-}
-
-/** true: the global providers; an object: the providers given; false or absent: no telemetry at all. */
-export type ClientTelemetrySetting = boolean | ClientTelemetryOptions;
 
 /** Sends the request (params with the trace context added); onId learns the JSON-RPC id the channel gave it. */
 export type TracedSend = (params: JsonObject, onId: (id: RequestId) => void) => Promise<JsonObject>;
@@ -56,15 +47,17 @@ export function clientTelemetry(
   const api = load();
   if (api === undefined) return undefined;
   const options = setting === true ? {} : setting;
-  const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer(INSTRUMENTATION_NAME);
-  const histogram = (options.meterProvider ?? api.metrics.getMeterProvider())
-    .getMeter(INSTRUMENTATION_NAME)
-    .createHistogram(Metric.ClientOperationDuration, {
-      unit: 's',
-      description:
-        'The duration of the MCP request as observed on the sender from the time it was sent until the response is received.',
-      advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
-    });
+  // The providers are typed structurally (telemetry-options.ts); they hand out the api's Tracer and Meter.
+  const tracerProvider = options.tracerProvider ?? api.trace.getTracerProvider();
+  const meterProvider = options.meterProvider ?? api.metrics.getMeterProvider();
+  const tracer = tracerProvider.getTracer(INSTRUMENTATION_NAME) as Tracer;
+  const meter = meterProvider.getMeter(INSTRUMENTATION_NAME) as Meter;
+  const histogram = meter.createHistogram(Metric.ClientOperationDuration, {
+    unit: 's',
+    description:
+      'The duration of the MCP request as observed on the sender from the time it was sent until the response is received.',
+    advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+  });
   return new ClientSpans(api, tracer, histogram);
 }
 

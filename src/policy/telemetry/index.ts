@@ -1,4 +1,4 @@
 // OpenTelemetry for servers (policy middleware): the public face of src/policy/telemetry/.
 
-export { telemetry, type Telemetry } from './telemetry.js';
-export { checkTelemetryOptions, type TelemetryOptions } from './options.js';
+export { telemetry } from './telemetry.js';
+export { checkTelemetryOptions, type Telemetry, type TelemetryOptions } from './options.js';

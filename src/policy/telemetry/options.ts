@@ -1,12 +1,14 @@
-// Telemetry's options: their shape, and the check at construction whose every error names the option at fault.
+// Telemetry's options and what it gives back: their shapes, and the check at construction whose every error names
+// the option at fault. No @opentelemetry/api type appears here, so toolwire's declarations need no optional peer.
 
-import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
+import type { MeterProviderLike, TracerProviderLike } from '../../client/telemetry-options.js';
+import type { Middleware } from '../../server/index.js';
 
 export interface TelemetryOptions {
   /** Default: the globally registered provider (trace.setGlobalTracerProvider, or the NodeSDK). */
-  tracerProvider?: TracerProvider;
+  tracerProvider?: TracerProviderLike;
   /** Default: the globally registered provider (metrics.setGlobalMeterProvider, or the NodeSDK). */
-  meterProvider?: MeterProvider;
+  meterProvider?: MeterProviderLike;
   /**
    * Record tools/call arguments as gen_ai.tool.call.arguments (JSON, at most maxAttributeBytes). Default false: they
    * may hold secrets, and the semantic conventions make them opt-in.
@@ -18,9 +20,16 @@ export interface TelemetryOptions {
   maxAttributeBytes?: number;
 }
 
+export interface Telemetry {
+  /** False when @opentelemetry/api could not be loaded: then there is no middleware. */
+  readonly enabled: boolean;
+  /** The middleware to install outermost (before scopes, rate limits, approvals, audit), or undefined when off. */
+  readonly middleware: Middleware | undefined;
+}
+
 export interface TelemetrySettings {
-  tracerProvider: TracerProvider | undefined;
-  meterProvider: MeterProvider | undefined;
+  tracerProvider: TracerProviderLike | undefined;
+  meterProvider: MeterProviderLike | undefined;
   recordArguments: boolean;
   recordResults: boolean;
   maxAttributeBytes: number;
@@ -78,8 +87,8 @@ export function checkTelemetryOptions(options: unknown): TelemetrySettings {
     );
   }
   return {
-    tracerProvider: tracerProvider as TracerProvider | undefined, // checked above: it has getTracer
-    meterProvider: meterProvider as MeterProvider | undefined, // checked above: it has getMeter
+    tracerProvider: tracerProvider as TracerProviderLike | undefined, // checked above: it has getTracer
+    meterProvider: meterProvider as MeterProviderLike | undefined, // checked above: it has getMeter
     recordArguments: recordArguments === true,
     recordResults: recordResults === true,
     maxAttributeBytes: (maxAttributeBytes as number | undefined) ?? DEFAULT_MAX_ATTRIBUTE_BYTES,

@@ -16,6 +16,7 @@ import { testServer } from '../../../test/support/harness.js';
 import { LATEST_LEGACY_REVISION, MODERN_REVISION } from '../../protocol/index.js';
 import { inMemoryOtel, type Otel } from '../../../test/support/telemetry-otel.js';
 import { TRUNCATED_MARKER } from './bounded-json.js';
+import { createTelemetry } from './create.js';
 import { telemetry, type TelemetryOptions } from './index.js';
 
 const REMOTE_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -402,7 +403,10 @@ describe('telemetry, the duration histogram', () => {
 describe('telemetry, @opentelemetry/api absent or options wrong', () => {
   it('the api cannot be loaded: no middleware, no throw, and the client is not instrumented', () => {
     const absent = (): undefined => undefined;
-    assert.deepEqual(telemetry({ recordArguments: true }, absent), { enabled: false, middleware: undefined });
+    assert.deepEqual(createTelemetry({ recordArguments: true }, absent), {
+      enabled: false,
+      middleware: undefined,
+    });
     assert.equal(clientTelemetry(true, absent), undefined);
     assert.equal(clientTelemetry({}, absent), undefined);
   });
@@ -464,7 +468,7 @@ describe('telemetry, @opentelemetry/api absent or options wrong', () => {
   ];
   for (const [label, options, message] of BAD) {
     it(`bad options (${label}) are refused, even without the api`, () => {
-      assert.throws(() => telemetry(options as TelemetryOptions, () => undefined), {
+      assert.throws(() => createTelemetry(options, () => undefined), {
         name: 'TypeError',
         message,
       });

@@ -253,8 +253,12 @@ export class McpClient implements ClientSession {
     if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
     const telemetry = this.#telemetry;
     if (telemetry === undefined) return channel.request(method, body, requestOptions);
-    return telemetry.request(method, body, modernVersion ?? this.#version, channel.transport, (traced, onId) =>
-      channel.request(method, traced, { ...requestOptions, onId }),
+    return telemetry.request(
+      method,
+      body,
+      modernVersion ?? this.#version,
+      channel.transport,
+      (traced, onId) => channel.request(method, traced, { ...requestOptions, onId }),
     );
   }
 

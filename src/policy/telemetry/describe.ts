@@ -16,6 +16,9 @@ export interface RequestDescription {
 /** Longest requested name recorded for an entry the server does not have (or the caller may not see). */
 const MAX_UNKNOWN_NAME = 256;
 
+/** Longest request id recorded (JSON-RPC puts no bound on a string id). */
+const MAX_ID = 128;
+
 /** Longest resource URI recorded (the transport bounds the body, not one string in it). */
 const MAX_URI = 2048;
 
@@ -47,7 +50,11 @@ export function describeRequest(request: RequestView): RequestDescription {
   } else if (transport.kind === 'stdio') metric[Attr.NetworkTransport] = 'pipe';
   // memory: in-process, no network transport to name.
 
-  const span: Attributes = { ...metric, [Attr.JsonRpcRequestId]: String(request.id) };
+  const id = String(request.id);
+  const span: Attributes = {
+    ...metric,
+    [Attr.JsonRpcRequestId]: id.length > MAX_ID ? id.slice(0, MAX_ID) : id,
+  };
   if (requested !== undefined) {
     // Still conditionally required on the span: what was asked for, bounded.
     const attribute = method === 'tools/call' ? Attr.GenAiToolName : Attr.GenAiPromptName;

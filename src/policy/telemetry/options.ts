@@ -18,7 +18,16 @@ export interface TelemetryOptions {
   recordResults?: boolean;
   /** Largest recorded argument or result, in UTF-8 bytes; longer ones are cut with a marker. Default 4096. */
   maxAttributeBytes?: number;
+  /**
+   * What a client's traceparent/tracestate in params._meta becomes. 'parent' (default, as the semantic conventions
+   * say): the server span joins the client's trace. 'link': the server span starts its own trace (under the ambient
+   * context) and links to the client's, for endpoints open to clients whose trace ids and sampling flags should not
+   * decide the server's traces. 'ignore': not read at all.
+   */
+  clientTraceContext?: ClientTraceContext;
 }
+
+export type ClientTraceContext = 'parent' | 'link' | 'ignore';
 
 export interface Telemetry {
   /** False when @opentelemetry/api could not be loaded: then there is no middleware. */
@@ -33,6 +42,7 @@ export interface TelemetrySettings {
   recordArguments: boolean;
   recordResults: boolean;
   maxAttributeBytes: number;
+  clientTraceContext: ClientTraceContext;
 }
 
 export const DEFAULT_MAX_ATTRIBUTE_BYTES = 4096;
@@ -44,7 +54,9 @@ const KNOWN = new Set([
   'recordArguments',
   'recordResults',
   'maxAttributeBytes',
+  'clientTraceContext',
 ]);
+const CLIENT_TRACE_CONTEXT: readonly unknown[] = ['parent', 'link', 'ignore'];
 
 const hasMethod = (value: unknown, name: string): boolean =>
   typeof value === 'object' &&
@@ -60,7 +72,14 @@ export function checkTelemetryOptions(options: unknown): TelemetrySettings {
   for (const key of Object.keys(given)) {
     if (!KNOWN.has(key)) throw new TypeError(`telemetry: unknown option "${key}"`);
   }
-  const { tracerProvider, meterProvider, recordArguments, recordResults, maxAttributeBytes } = given;
+  const {
+    tracerProvider,
+    meterProvider,
+    recordArguments,
+    recordResults,
+    maxAttributeBytes,
+    clientTraceContext,
+  } = given;
   if (tracerProvider !== undefined && !hasMethod(tracerProvider, 'getTracer')) {
     throw new TypeError('telemetry: tracerProvider must be an OpenTelemetry TracerProvider (with getTracer)');
   }
@@ -86,11 +105,15 @@ export function checkTelemetryOptions(options: unknown): TelemetrySettings {
       `telemetry: maxAttributeBytes must be an integer from ${MIN_ATTRIBUTE_BYTES} to ${MAX_ATTRIBUTE_BYTES}`,
     );
   }
+  if (clientTraceContext !== undefined && !CLIENT_TRACE_CONTEXT.includes(clientTraceContext)) {
+    throw new TypeError('telemetry: clientTraceContext must be "parent", "link" or "ignore"');
+  }
   return {
     tracerProvider: tracerProvider as TracerProviderLike | undefined, // checked above: it has getTracer
     meterProvider: meterProvider as MeterProviderLike | undefined, // checked above: it has getMeter
     recordArguments: recordArguments === true,
     recordResults: recordResults === true,
     maxAttributeBytes: (maxAttributeBytes as number | undefined) ?? DEFAULT_MAX_ATTRIBUTE_BYTES,
+    clientTraceContext: (clientTraceContext as ClientTraceContext | undefined) ?? 'parent', // checked above
   };
 }

@@ -24,7 +24,7 @@ export function serverSpans(
   settings: TelemetrySettings,
 ): Middleware {
   const { tracer, histogram } = instruments;
-  const { recordArguments, recordResults, maxAttributeBytes } = settings;
+  const { recordArguments, recordResults, maxAttributeBytes, clientTraceContext } = settings;
   return async (request, next) => {
     const started = performance.now();
     const described = describeRequest(request);
@@ -33,7 +33,10 @@ export function serverSpans(
       described.span[Attr.GenAiToolCallArguments] = boundedJson(request.params.arguments, maxAttributeBytes);
     }
     const ambient = api.context.active();
-    const parent = parentOf(api, ambient, request.meta);
+    const parent =
+      clientTraceContext === 'ignore'
+        ? { context: ambient, link: undefined }
+        : parentOf(api, ambient, request.meta, clientTraceContext === 'link');
     const span = tracer.startSpan(
       described.name,
       {
@@ -78,20 +81,27 @@ interface Parent {
 /**
  * The convention: the context in params._meta is the parent, and the ambient one (an HTTP server span, when HTTP is
  * instrumented) a link, since one MCP request may span several HTTP requests and one HTTP request several MCP ones.
- * Without a valid traceparent the ambient context is the parent, as for any other server span.
+ * Without a valid traceparent the ambient context is the parent, as for any other server span. `linkOnly` keeps the
+ * ambient parent and links to the client's context instead.
  */
-function parentOf(api: OtelApi, ambient: Context, meta: ReadonlyJson<JsonObject> | undefined): Parent {
+function parentOf(
+  api: OtelApi,
+  ambient: Context,
+  meta: ReadonlyJson<JsonObject> | undefined,
+  linkOnly: boolean,
+): Parent {
   const remote = meta === undefined ? undefined : parseTraceParent(meta.traceparent);
   if (remote === undefined) return { context: ambient, link: undefined };
   const state = readTraceState(meta?.tracestate);
-  const context = api.trace.setSpanContext(ambient, {
+  const client = {
     ...remote,
     isRemote: true,
     ...(state !== undefined && { traceState: api.createTraceState(state) }),
-  });
+  };
+  if (linkOnly) return { context: ambient, link: { context: client } };
   const current = api.trace.getSpanContext(ambient);
   return {
-    context,
+    context: api.trace.setSpanContext(ambient, client),
     link: current !== undefined && api.isSpanContextValid(current) ? { context: current } : undefined,
   };
 }

@@ -42,6 +42,7 @@ function toolServer(started: () => void = () => undefined): McpServer {
       }),
   });
   server.prompt({ name: 'greet', get: () => 'hello' });
+  server.resource({ uri: 'test://notes/today', name: 'notes', read: () => 'nothing yet' });
   return server;
 }
 
@@ -149,6 +150,29 @@ for (const era of ['modern', 'legacy'] as const) {
       const span = otel.span('prompts/get greet');
       assert.equal(span.attributes['gen_ai.prompt.name'], 'greet');
       assert.equal(span.attributes['gen_ai.operation.name'], undefined);
+    });
+
+    it('resources/read: span named by the method alone (URIs are unbounded), mcp.resource.uri on the span only', async () => {
+      const { otel, client } = await setup(era);
+      await client.readResource('test://notes/today');
+      const span = otel.span('resources/read');
+      assert.equal(span.attributes['mcp.resource.uri'], 'test://notes/today');
+      const points = await otel.histogram('mcp.server.operation.duration');
+      const read = points.find((point) => point.attributes['mcp.method.name'] === 'resources/read');
+      assert.equal(read?.attributes['mcp.resource.uri'], undefined);
+    });
+
+    it('a call the client gives up on: the client span says timeout, the server span cancelled', async () => {
+      let running!: () => void;
+      const started = new Promise<void>((resolve) => (running = resolve));
+      const { otel, client } = await setup(era, {}, true, running);
+      const call = client.callTool('waits', {}, { timeoutMs: 50 });
+      await started;
+      await assert.rejects(call, { name: 'RequestTimeoutError' });
+      const caller = await otel.ended('tools/call waits', SpanKind.CLIENT);
+      const server = await otel.ended('tools/call waits', SpanKind.SERVER);
+      assert.equal(caller.attributes['error.type'], 'timeout');
+      assert.equal(server.attributes['error.type'], 'cancelled');
     });
 
     it('a denial from later middleware: its code as error.type, its message as the status description', async () => {
@@ -302,6 +326,34 @@ describe('telemetry, trace context from params._meta', () => {
     assert.equal(span.parentSpanContext?.spanId, REMOTE_SPAN);
     assert.equal(span.links.length, 1);
     assert.equal(span.links[0]?.context.spanId, ambient.spanContext().spanId);
+  });
+
+  it("clientTraceContext 'link': the server span keeps its own trace and links to the client's context", async () => {
+    const { otel, client } = await setup('modern', { clientTraceContext: 'link' });
+    await client.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 'x' },
+      _meta: { traceparent: TRACEPARENT },
+    });
+    const span = otel.span('tools/call echo');
+    assert.notEqual(span.spanContext().traceId, REMOTE_TRACE);
+    assert.equal(span.parentSpanContext, undefined);
+    assert.deepEqual(
+      span.links.map((link) => [link.context.traceId, link.context.spanId]),
+      [[REMOTE_TRACE, REMOTE_SPAN]],
+    );
+  });
+
+  it("clientTraceContext 'ignore': the client's context is not read at all", async () => {
+    const { otel, client } = await setup('modern', { clientTraceContext: 'ignore' });
+    await client.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 'x' },
+      _meta: { traceparent: TRACEPARENT },
+    });
+    const span = otel.span('tools/call echo');
+    assert.notEqual(span.spanContext().traceId, REMOTE_TRACE);
+    assert.deepEqual(span.links, []);
   });
 
   it('with an ambient span and no traceparent: the ambient span is the parent, no link', async () => {

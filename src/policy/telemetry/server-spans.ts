@@ -6,9 +6,8 @@ import type { Attributes, Context, Histogram, Link, Span, Tracer } from '@opente
 import type { OtelApi } from '../../client/otel-api.js';
 import { Attr, CANCELLED, TIMEOUT, TOOL_ERROR } from '../../client/semconv.js';
 import { parseTraceParent, readTraceState } from '../../client/trace-context.js';
-import { ErrorCode, RpcError } from '../../jsonrpc/index.js';
+import { ErrorCode, RpcError, type JsonObject } from '../../jsonrpc/index.js';
 import type { Middleware, Outcome, ReadonlyJson } from '../../server/index.js';
-import type { JsonObject } from '../../jsonrpc/index.js';
 import { boundedJson } from './bounded-json.js';
 import { describeRequest } from './describe.js';
 import type { TelemetrySettings } from './options.js';
@@ -60,6 +59,7 @@ export function serverSpans(
       // signal says which, and is made only on this rare path.
       if (request.signal.aborted) unanswered(api, span, metric, request.signal.reason);
     } else if (isCall && typeof outcome === 'object') {
+      // A tools/call outcome object is a result; only its isError member is read, and checked.
       if ((outcome as { isError?: unknown }).isError === true) {
         metric[Attr.ErrorType] = TOOL_ERROR;
         span.setAttribute(Attr.ErrorType, TOOL_ERROR);

@@ -52,6 +52,8 @@ export interface RequestOptions {
    * again (same id, same progress token) after a wait, within the request's one time limit.
    */
   retry?: RetryPolicy;
+  /** Told the request's JSON-RPC id before it is sent (telemetry's jsonrpc.request.id). */
+  onId?: (id: RequestId) => void;
 }
 
 interface Pending {
@@ -109,6 +111,7 @@ export class Channel {
   request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
     if (this.#closed) return Promise.reject(new ConnectionClosedError(this.#closeReason));
     const id = ++this.#nextId;
+    options.onId?.(id);
     if (options.onProgress !== undefined) {
       params = {
         ...params,

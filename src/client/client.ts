@@ -38,6 +38,7 @@ import {
 } from './resources-prompts.js';
 import { resolveRetry, SAFE_TO_REPEAT, type RetryPolicy } from './retry.js';
 import type { ClientRequestOptions, ClientSession } from './session.js';
+import { clientTelemetry, type ClientTelemetry } from './telemetry.js';
 import { ToolCache } from './tools.js';
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -62,6 +63,7 @@ export class McpClient implements ClientSession {
   #listen: AbortController | undefined;
   readonly #changeListeners = new Set<() => void>();
   readonly #notificationListeners = new Map<string, Set<(params: JsonObject | undefined) => void>>();
+  readonly #telemetry: ClientTelemetry | undefined;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     this.info = info;
@@ -77,6 +79,7 @@ export class McpClient implements ClientSession {
     }
     this.capabilities = capabilities;
     this.tools = new ToolCache(this);
+    this.#telemetry = clientTelemetry(options.telemetry);
   }
 
   get era(): Era | undefined {
@@ -254,7 +257,15 @@ export class McpClient implements ClientSession {
     if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
     if (this.#retry !== undefined && (options.idempotent ?? SAFE_TO_REPEAT.has(method)))
       requestOptions.retry = this.#retry;
-    return channel.request(method, body, requestOptions);
+    const telemetry = this.#telemetry;
+    if (telemetry === undefined) return channel.request(method, body, requestOptions);
+    return telemetry.request(
+      method,
+      body,
+      modernVersion ?? this.#version,
+      channel.transport,
+      (traced, onId) => channel.request(method, traced, { ...requestOptions, onId }),
+    );
   }
 
   /** All tools (every page, bounded), from the cache while it is fresh. Invalid x-mcp-header tools are dropped. */

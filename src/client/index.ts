@@ -29,3 +29,9 @@ export { applyElicitationDefaults, type InputContext, type InputHandlers } from 
 export type { ApprovalHook, ApprovalRequest, AuditEntry, AuditHook, CallOutcomeKind } from './policy.js';
 export { encodeHeaderValue } from './headers.js';
 export * from './oauth/index.js';
+export type {
+  ClientTelemetryOptions,
+  ClientTelemetrySetting,
+  MeterProviderLike,
+  TracerProviderLike,
+} from './telemetry-options.js';

@@ -6,6 +6,7 @@ import type { ChannelLogger } from './channel.js';
 import type { InputHandlers } from './input.js';
 import type { ApprovalHook, AuditHook } from './policy.js';
 import type { RetryOptions } from './retry.js';
+import type { ClientTelemetrySetting } from './telemetry-options.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -54,4 +55,9 @@ export interface ClientOptions {
    * false turns them off.
    */
   retry?: RetryOptions | false;
+  /**
+   * OpenTelemetry (needs the optional peer @opentelemetry/api): true for the global providers, or { tracerProvider,
+   * meterProvider }. A CLIENT span per request, traceparent/tracestate in params._meta. Default off: nothing is done.
+   */
+  telemetry?: ClientTelemetrySetting;
 }

@@ -27,6 +27,7 @@ import {
   type SigningKey,
 } from './policy-bearer-support.js';
 import { bearer, callTool, modernRequest, postMcp, type HttpAnswer } from './support/http-mcp.js';
+import { inMemoryOtel } from './support/telemetry-otel.js';
 
 const RESOURCE = 'https://mcp.example.com/mcp';
 const METADATA = 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp';
@@ -304,6 +305,38 @@ describe('policy composition: real clients as peers', () => {
     } finally {
       await client.close();
       local.close();
+    }
+  });
+});
+
+describe('policy composition: telemetry outermost, when configured', () => {
+  it('a SERVER span per call, covering a scope refusal too (its JSON-RPC code as error.type)', async () => {
+    const otel = inMemoryOtel();
+    const key = createApiKey({ subject: 'tracer', scopes: ['notes:read'] });
+    const withKey = createPolicy({
+      apiKeys: { keys: [key.record] },
+      scopes: SCOPES,
+      telemetry: { tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider },
+    });
+    const listening = await listenHttp(serverWith(withKey), {
+      port: 0,
+      logger: silentLogger,
+      ...withKey.http,
+    });
+    try {
+      assert.equal(
+        text(await callTool(listening.url, 'read_notes', {}, bearer(key.key))),
+        'notes for tracer (api-key)',
+      );
+      const ok = await otel.ended('tools/call read_notes');
+      assert.equal(ok.attributes['gen_ai.tool.name'], 'read_notes');
+      assert.equal(ok.attributes['error.type'], undefined);
+      await callTool(listening.url, 'delete_notes', {}, bearer(key.key));
+      const refused = await otel.ended('tools/call delete_notes');
+      assert.equal(refused.attributes['error.type'], '-31003');
+    } finally {
+      await listening.close();
+      await withKey.close();
     }
   });
 });

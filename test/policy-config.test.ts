@@ -50,6 +50,17 @@ const GOOD: Record<string, unknown> = {
     scopes: RULES,
     audit: { sqlite: './audit.db', requests: 'all', retention: { maxAgeDays: 90, maxRows: 1000 } },
   },
+  'telemetry on': { oauth: OAUTH, scopes: RULES, telemetry: true },
+  'telemetry with settings': {
+    oauth: OAUTH,
+    scopes: RULES,
+    telemetry: {
+      recordArguments: true,
+      recordResults: false,
+      maxAttributeBytes: 1024,
+      clientTraceContext: 'link',
+    },
+  },
   'an audit trail in PostgreSQL': {
     oauth: OAUTH,
     scopes: RULES,
@@ -81,7 +92,7 @@ const GOOD: Record<string, unknown> = {
 const BAD: Record<string, [unknown, string]> = {
   'not an object': [
     'x',
-    'policy must be an object with the optional keys oauth, apiKeys, anonymous, localScopes, scopes, rateLimits, audit; got "x"',
+    'policy must be an object with the optional keys oauth, apiKeys, anonymous, localScopes, scopes, rateLimits, audit, telemetry; got "x"',
   ],
   'no way to know callers': [
     { scopes: RULES },
@@ -114,6 +125,14 @@ const BAD: Record<string, [unknown, string]> = {
   'an audit with two stores': [
     { oauth: OAUTH, scopes: RULES, audit: { sqlite: 'a.db', postgres: 'postgres://x/y' } },
     'policy.audit needs exactly one of "sqlite" (a file path) or "postgres" (a postgres:// URL)',
+  ],
+  'telemetry false': [
+    { oauth: OAUTH, scopes: RULES, telemetry: false },
+    'policy.telemetry must be true or an object with the optional keys recordArguments, recordResults, maxAttributeBytes, clientTraceContext; got false',
+  ],
+  'an unknown trace-context mode': [
+    { oauth: OAUTH, scopes: RULES, telemetry: { clientTraceContext: 'follow' } },
+    'policy.telemetry.clientTraceContext must be one of parent, link, ignore; got "follow"',
   ],
   'oauth without resource': [
     { oauth: { authorizationServers: ['https://a'] }, scopes: RULES },
@@ -181,6 +200,7 @@ describe('toolwire.json "policy": the reader and the schema agree', () => {
       oauth: (GOOD['OAuth with everything'] as { oauth: object }).oauth,
       apiKeys: { keys: [KEY] },
       audit: { sqlite: './audit.db', retention: { maxAgeDays: 1 } },
+      telemetry: { recordArguments: true },
     };
     // Paths to every object in a full section; the reader must name each path when it meets "zzz" there.
     const paths: string[][] = [
@@ -197,6 +217,7 @@ describe('toolwire.json "policy": the reader and the schema agree', () => {
       ['rateLimits', 'classes'],
       ['audit'],
       ['audit', 'retention'],
+      ['telemetry'],
     ];
     for (const path of paths) {
       const policy = structuredClone(withOauth) as Record<string, unknown>;

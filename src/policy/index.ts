@@ -47,6 +47,13 @@ export {
   type AuditStore,
 } from './audit/index.js';
 export {
+  checkTelemetryOptions,
+  telemetry,
+  type ClientTraceContext,
+  type Telemetry,
+  type TelemetryOptions,
+} from './telemetry/index.js';
+export {
   callerKey,
   checkRateLimitOptions,
   rateLimit,

@@ -17,6 +17,7 @@ import { credentials } from './authenticate.js';
 import { type Bearer, type BearerOptions, bearer as createBearer } from './bearer/index.js';
 import { type RateLimitOptions, type RateLimiter, rateLimit } from './rate-limit/index.js';
 import { type Scopes, type ScopesOptions, scopes as createScopes } from './scopes/index.js';
+import { type Telemetry, type TelemetryOptions, telemetry as createTelemetry } from './telemetry/index.js';
 
 export interface PolicyOptions {
   /** OAuth 2.1 resource server: JWT access tokens (JWKS) and opaque ones (introspection). */
@@ -34,6 +35,11 @@ export interface PolicyOptions {
    * client sees what rules with empty `see` scopes show, like any caller.
    */
   localScopes?: readonly string[];
+  /**
+   * OpenTelemetry: a SERVER span and a duration per request, as the MCP semantic conventions say (true: the global
+   * providers). Needs the optional peer @opentelemetry/api; without it nothing is installed.
+   */
+  telemetry?: true | TelemetryOptions;
   /** The audit trail: one chained, redacted record per call outcome (opened by loadPolicy only: it is async). */
   audit?: AuditOptions;
   /** Where the pieces report outages of the authorization server or the rate-limit store (never a token). */
@@ -51,9 +57,11 @@ export interface Policy {
   readonly scopes: Scopes;
   readonly rateLimiter: RateLimiter | undefined;
   readonly audit: Audit | undefined;
+  /** Undefined when telemetry is off or @opentelemetry/api is not installed. */
+  readonly telemetry: Telemetry | undefined;
   /**
-   * Adds the visibility rule and the middleware to a server: the audit outermost (it records the others'
-   * refusals), then scopes, then rate limits.
+   * Adds the visibility rule and the middleware to a server: telemetry outermost (its span covers everything), then
+   * the audit (it records the others' refusals), then scopes, then rate limits.
    */
   install(server: McpServer): McpServer;
   /** Stops timers and caches, and waits for the audit records of calls already admitted. */
@@ -87,6 +95,11 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit |
     options.localScopes === undefined || options.localScopes.length === 0
       ? LOCAL_CALLER
       : Object.freeze({ ...LOCAL_CALLER, scopes: Object.freeze([...options.localScopes]) });
+  const traces =
+    options.telemetry === undefined
+      ? undefined
+      : createTelemetry(options.telemetry === true ? {} : options.telemetry);
+  const tracing = traces?.middleware;
   const installed = new WeakSet<McpServer>();
   return {
     http: {
@@ -99,9 +112,11 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit |
     scopes,
     rateLimiter,
     audit,
+    telemetry: tracing === undefined ? undefined : traces,
     install(server) {
       if (installed.has(server)) throw new TypeError('policy: already installed on this server');
       installed.add(server);
+      if (tracing !== undefined) server.use(tracing);
       if (audit !== undefined) server.use(audit.middleware);
       server.addVisibility(scopes.visibility);
       server.use(scopes.middleware);

@@ -4,7 +4,7 @@
 
 import { isAbsolute, resolve } from 'node:path';
 import { readAuditConfig } from '../policy/audit/config.js';
-import type { Limit, PolicyOptions, RateLimitOptions, ScopeRule } from '../policy/index.js';
+import type { Limit, PolicyOptions, RateLimitOptions, ScopeRule, TelemetryOptions } from '../policy/index.js';
 import { ConfigReader } from './config-reader.js';
 import { ConfigError } from './pack.js';
 
@@ -16,7 +16,10 @@ export const POLICY_KEYS = [
   'scopes',
   'rateLimits',
   'audit',
+  'telemetry',
 ] as const;
+const TELEMETRY_KEYS = ['recordArguments', 'recordResults', 'maxAttributeBytes', 'clientTraceContext'];
+const TRACE_CONTEXTS = ['parent', 'link', 'ignore'] as const;
 const OAUTH_KEYS = [
   'resource',
   'authorizationServers',
@@ -203,6 +206,33 @@ function readRule(item: ConfigReader, path: string): ScopeRule {
   return rule;
 }
 
+/** `telemetry`: true (the defaults), or what to record and whose trace context to follow. */
+function readTelemetry(read: ConfigReader): true | TelemetryOptions {
+  const raw = read.raw('telemetry');
+  if (raw === true) return true;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(
+      `${read.name('telemetry')} must be true or an object with the optional keys ${TELEMETRY_KEYS.join(', ')}; got ${show(raw)}`,
+    );
+  }
+  const inner = read.section('telemetry', TELEMETRY_KEYS);
+  const options: TelemetryOptions = {};
+  if (inner.given('recordArguments')) options.recordArguments = inner.boolean('recordArguments', false);
+  if (inner.given('recordResults')) options.recordResults = inner.boolean('recordResults', false);
+  if (inner.given('maxAttributeBytes')) {
+    options.maxAttributeBytes = inner.integer('maxAttributeBytes', 4096, 64, 1024 * 1024, 'bytes');
+  }
+  if (inner.given('clientTraceContext')) {
+    options.clientTraceContext = inner.string(
+      'clientTraceContext',
+      'parent',
+      'one of parent, link, ignore',
+      (value) => (TRACE_CONTEXTS as readonly string[]).includes(value),
+    ) as (typeof TRACE_CONTEXTS)[number]; // checked to be one of them just above
+  }
+  return options;
+}
+
 /** `implies`: a broad scope → the narrower scopes it grants (the MCP authorization spec: broad satisfies narrow). */
 function readImplies(read: ConfigReader): Record<string, string[]> {
   const raw = read.raw('implies');
@@ -296,6 +326,7 @@ export function readPolicyConfig(raw: unknown, file: string): PolicyOptions | un
   if (read.given('anonymous')) options.anonymous = read.boolean('anonymous', false);
   if (read.given('localScopes')) options.localScopes = list(read, 'localScopes');
   if (read.given('rateLimits')) options.rateLimits = readRateLimits(read.section('rateLimits', RATE_KEYS));
+  if (read.given('telemetry')) options.telemetry = readTelemetry(read);
   if (read.given('audit')) {
     try {
       options.audit = readAuditConfig(read.raw('audit'), base, 'policy.audit');

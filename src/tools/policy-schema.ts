@@ -187,6 +187,34 @@ export const POLICY_SCHEMA: JsonSchema = {
         'Rate limits, checked after scopes.',
       ),
       audit: AUDIT_CONFIG_SCHEMA as JsonSchema,
+      telemetry: {
+        description:
+          'OpenTelemetry spans and durations per request (needs @opentelemetry/api; the global providers): true, or what to record.',
+        oneOf: [
+          { const: true },
+          closed(
+            {
+              recordArguments: {
+                type: 'boolean',
+                description: 'Record tool arguments on spans. Default false.',
+              },
+              recordResults: { type: 'boolean', description: 'Record tool results on spans. Default false.' },
+              maxAttributeBytes: {
+                type: 'integer',
+                minimum: 64,
+                maximum: 1024 * 1024,
+                description: 'The largest recorded argument or result. Default 4096.',
+              },
+              clientTraceContext: {
+                enum: ['parent', 'link', 'ignore'],
+                description:
+                  "What a client's traceparent in _meta becomes: the parent (default), a link, or nothing.",
+              },
+            },
+            'What to record.',
+          ),
+        ],
+      },
     },
     'Who may call what, and how often. With a policy, every tool is hidden unless a scope rule grants it.',
     ['scopes'],

@@ -41,6 +41,8 @@ import {
 } from './lib/workloads.mjs';
 import { printReport } from './lib/report.mjs';
 import { benchPolicy } from './lib/policy.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -125,7 +127,26 @@ function machine(wrk) {
 /** The servers a workload runs on: its own list (policy rows are toolwire's alone), among those picked. */
 const serversOf = (workload, opts) => opts.servers.filter((name) => workload.servers?.includes(name) ?? true);
 /** Which started HTTP server a workload uses. */
-const httpKey = (name, workload) => `${name}/${workload.tools}${workload.policy ? '/policy' : ''}`;
+const httpKey = (name, workload) =>
+  `${name}/${workload.tools}${workload.variant === undefined ? '' : `/${workload.variant}`}`;
+
+/**
+ * The environment that turns a variant on in bench/servers/toolwire.mjs, and the authorization header its requests
+ * carry: "policy" (a key set made for this run and its token), "audit" (a SQLite trail in `scratch`).
+ */
+async function variantSetup(workload, scratch) {
+  if (workload.variant === 'policy') {
+    const policy = await benchPolicy();
+    return { env: policy.env, authorization: policy.authorization };
+  }
+  if (workload.variant === 'audit') {
+    return {
+      env: { BENCH_AUDIT: join(scratch, `audit-${Date.now()}-${Math.random()}.db`) },
+      authorization: undefined,
+    };
+  }
+  return { env: {}, authorization: undefined };
+}
 
 /** One HTTP measurement against one server: opens a session first when the workload needs one. */
 async function measureHttp(wrk, server, workload, seconds) {
@@ -167,19 +188,20 @@ async function benchmark(opts, wrk) {
   const stdio = new Map(); // server → { server, peer }
   const idle = {}; // `${server}/${tools}` → MiB after start and one call
   const started = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'toolwire-bench-'));
   const log = (text) => process.stderr.write(`${text}\n`);
   try {
-    const policy = workloads.some((w) => w.policy) ? await benchPolicy() : undefined;
     for (const workload of workloads.filter((w) => w.kind === 'http')) {
       for (const name of serversOf(workload, opts)) {
         const key = httpKey(name, workload);
         if (http.has(key)) continue;
-        const server = await startHttpServer(name, workload.tools, [], workload.policy ? policy.env : {});
-        if (workload.policy) server.authorization = policy.authorization;
+        const setup = await variantSetup(workload, scratch);
+        const server = await startHttpServer(name, workload.tools, [], setup.env);
+        server.authorization = setup.authorization;
         started.push(server.child);
         await checkHttpCall(server.url, server.authorization);
         await new Promise((resolve) => setTimeout(resolve, 300));
-        if (!workload.policy) idle[`${name}/${workload.tools}`] = rssMiB(server.pid);
+        if (workload.variant === undefined) idle[`${name}/${workload.tools}`] = rssMiB(server.pid);
         http.set(key, server);
       }
     }
@@ -235,6 +257,7 @@ async function benchmark(opts, wrk) {
     return { workloads, runs, startups, idle };
   } finally {
     for (const child of started) await stop(child);
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -252,15 +275,17 @@ async function profile(opts, wrk) {
   const flags = ['--cpu-prof', '--cpu-prof-dir', dir];
   process.stderr.write(`bench: profiling ${name} under ${workload.id} for ${seconds} s\n`);
   if (workload.kind === 'http') {
-    const policy = workload.policy ? await benchPolicy() : undefined;
-    const server = await startHttpServer(name, workload.tools, flags, policy?.env ?? {});
-    server.authorization = policy?.authorization;
+    const scratch = mkdtempSync(join(tmpdir(), 'toolwire-bench-'));
+    const setup = await variantSetup(workload, scratch);
+    const server = await startHttpServer(name, workload.tools, flags, setup.env);
+    server.authorization = setup.authorization;
     try {
       await checkHttpCall(server.url, server.authorization);
       const result = await measureHttp(wrk, server, workload, seconds);
       process.stderr.write(`bench: ${Math.round(result.rps)} req/s, ${result.errors} errors\n`);
     } finally {
       await stop(server.child);
+      rmSync(scratch, { recursive: true, force: true });
     }
   } else {
     const server = startStdioServer(name, workload.tools, flags);

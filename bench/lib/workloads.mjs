@@ -91,6 +91,17 @@ export const WORKLOADS = [
     tools: 10,
     connections: 16,
     policy: true,
+    variant: 'policy',
+    servers: ['toolwire'],
+  },
+  {
+    // toolwire only: the same server with the audit trail on (SQLite in a temporary directory, WAL, NORMAL).
+    id: 'call-c16-audit',
+    title: 'HTTP tools/call, c=16, audit on (SQLite)',
+    kind: 'http',
+    tools: 10,
+    connections: 16,
+    variant: 'audit',
     servers: ['toolwire'],
   },
   { id: 'stdio-seq', title: 'stdio tools/call, sequential', kind: 'stdio', tools: 10, inFlight: 1 },

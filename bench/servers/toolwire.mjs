@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { z } from 'zod';
 import { McpServer } from 'toolwire';
 import { createNodeHandler } from 'toolwire/http';
-import { createPolicy } from 'toolwire/policy';
+import { createPolicy, openAudit } from 'toolwire/policy';
 import { serveStdio } from 'toolwire/stdio';
 import {
   SUM_DESCRIPTION,
@@ -43,6 +43,11 @@ const policy =
     ? undefined
     : createPolicy(benchPolicyOptions(process.env.BENCH_POLICY_JWKS));
 policy?.install(server);
+// The "audit on" rows: every call's record written to SQLite before its answer leaves.
+if (process.env.BENCH_AUDIT !== undefined) {
+  const audit = await openAudit({ store: { kind: 'sqlite', path: process.env.BENCH_AUDIT } });
+  server.use(audit.middleware);
+}
 
 if (transport === 'stdio') {
   await serveStdio(server);

@@ -30,7 +30,7 @@ export interface MiddlewareState {
 export const MAX_REQUEST_STATE_LENGTH = 1024 * 1024;
 
 /** JSON with object keys sorted, so the same arguments always give the same digest. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;

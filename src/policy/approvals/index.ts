@@ -8,6 +8,7 @@ export type { ApprovalDecision, ApprovalRuleRef } from './decide.js';
 export type { ApprovalEvent, ApprovalEventType } from './events.js';
 export { ApprovalDecisionError, ApprovalRuleError } from './errors.js';
 export { MemoryApprovalStore } from './memory-store.js';
+export { approvalsAdmin, type ApprovalsAdminOptions } from './admin.js';
 export type {
   AddRefusal,
   Approval,

@@ -11,8 +11,11 @@ import {
   connect,
   firstText,
   initializeLegacy,
+  isResponseTo,
+  isServerRequest,
   modern,
   testServer,
+  type RawClient,
   type WireMessage,
 } from './support/harness.js';
 
@@ -46,6 +49,14 @@ function setup(options: Partial<ApprovalsOptions> = {}) {
     },
   });
   server.tool({ name: 'look', annotations: { readOnlyHint: true }, handler: () => 'looked' });
+  server.tool({
+    name: 'quick',
+    timeoutMs: 1,
+    handler: () => {
+      runs.push({ quick: true });
+      return 'quick';
+    },
+  });
   return { policy, server, runs, events, advance: (ms: number) => (now += ms) };
 }
 
@@ -217,5 +228,105 @@ describe('approvals flow on a legacy session (memory transport)', () => {
     assert.equal(third.result?.isError, true, 'a new approval is asked for');
     assert.notEqual(/approval ([A-Za-z0-9_-]{24})\)/.exec(firstText(third))?.[1], id);
     assert.equal(runs.length, 1);
+  });
+});
+
+describe('approvals flow on a legacy session whose client takes URL elicitation', () => {
+  const URL_SESSION = { elicitation: { url: {} } };
+
+  /** Starts the call and answers the approval elicitation with `action`; resolves with the id and a wait for the answer. */
+  async function started(client: RawClient, action: string, id = 7) {
+    client.send({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'remove', arguments: { path: '/y' } },
+    });
+    const asked = await client.waitFor(isServerRequest('elicitation/create'));
+    const params = asked.params as JsonObject;
+    assert.equal(params.mode, 'url');
+    const approvalId = String(params.url).slice(BASE.length + 1);
+    assert.equal(params.elicitationId, approvalId);
+    client.send({ jsonrpc: '2.0', id: asked.id as number, result: { action } });
+    return { approvalId, answer: () => client.waitFor(isResponseTo(id)) };
+  }
+
+  it('G4 the approval URL goes to the client, and the call goes on once an approver approves', async () => {
+    const { policy, server, runs, events } = setup();
+    const client = await connect(server);
+    await initializeLegacy(client, '2025-11-25', URL_SESSION);
+    const { approvalId, answer } = await started(client, 'accept');
+    await client.flush();
+    assert.deepEqual(runs, [], 'nothing ran while waiting');
+    await policy.approve(APPROVER, approvalId);
+    assert.equal(firstText(await answer()), 'removed /y');
+    assert.deepEqual(runs, [{ path: '/y' }]);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['requested', 'approved', 'redeemed'],
+    );
+  });
+
+  it('G1 the client accepting the URL is not an approval: a denial while waiting ends the call', async () => {
+    const { policy, server, runs } = setup();
+    const client = await connect(server);
+    await initializeLegacy(client, '2025-11-25', URL_SESSION);
+    const { approvalId, answer } = await started(client, 'accept');
+    await client.flush();
+    await policy.deny(APPROVER, approvalId, 'no');
+    assert.equal(
+      firstText(await answer()),
+      `Tool "remove" was not run: approval ${approvalId} was denied (no)`,
+    );
+    assert.deepEqual(runs, []);
+  });
+
+  it('the client dismissing the URL ends the call with a tool error; nothing runs', async () => {
+    const { server, runs } = setup();
+    const client = await connect(server);
+    await initializeLegacy(client, '2025-11-25', URL_SESSION);
+    const { approvalId, answer } = await started(client, 'decline');
+    assert.equal(
+      firstText(await answer()),
+      `The approval of tool "remove" was dismissed on the client; nothing ran (approval ${approvalId} stays open at ${BASE}/${approvalId})`,
+    );
+    assert.deepEqual(runs, []);
+  });
+
+  it("the wait ends with the call's own time limit, saying where to approve and to call again", async () => {
+    const { server, runs } = setup();
+    const client = await connect(server);
+    await initializeLegacy(client, '2025-11-25', URL_SESSION);
+    client.send({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'quick', arguments: {} } });
+    const asked = await client.waitFor(isServerRequest('elicitation/create'));
+    client.send({ jsonrpc: '2.0', id: asked.id as number, result: { action: 'accept' } });
+    const answer = await client.waitFor(isResponseTo(9));
+    assert.match(
+      firstText(answer),
+      /^Tool "quick" was not run: it needs a human's approval \(approval [A-Za-z0-9_-]{24}\)\./,
+    );
+    assert.deepEqual(runs, []);
+  });
+
+  it('a cancelled call stops waiting and never runs, even if approved later', async () => {
+    const { policy, server, runs } = setup();
+    const client = await connect(server);
+    await initializeLegacy(client, '2025-11-25', URL_SESSION);
+    const { approvalId } = await started(client, 'accept', 11);
+    client.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 11, reason: 'user' },
+    });
+    await client.flush();
+    await policy.approve(APPROVER, approvalId);
+    await client.flush();
+    assert.deepEqual(runs, []);
+    assert.equal(
+      client
+        .received()
+        .some((message) => !Array.isArray(message) && message.id === 11 && message.method === undefined),
+      false,
+    );
   });
 });

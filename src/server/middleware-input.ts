@@ -3,6 +3,8 @@
 
 import { ErrorCode, RpcError, isJsonObject, type JsonObject } from '../jsonrpc/index.js';
 import { clientSupports, requiredCapabilityFor, type InputRequest } from '../protocol/index.js';
+import { ToolError } from './errors.js';
+import { checkInputResponse } from './input.js';
 import type { RequestScope } from './request-scope.js';
 import {
   argumentsDigest,
@@ -130,4 +132,40 @@ export function requireInput(
       states,
     ),
   };
+}
+
+/**
+ * Legacy sessions: each input request goes to the client as a request of its own (related to this one, on its
+ * stream); resolves with the answers, checked like a handler's, and rejects when `signal` aborts first.
+ */
+export async function askClient(
+  scope: RequestScope,
+  inputRequests: Record<string, InputRequest>,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  if (scope.era !== 'legacy' || scope.connection.legacy === undefined) {
+    throw new Error('askClient() works on legacy sessions only; use requireInput() on the modern wire');
+  }
+  const entries = Object.entries(inputRequests);
+  if (entries.length === 0 || entries.length > MAX_MIDDLEWARE_REQUESTS) {
+    throw new TypeError(`askClient(): between 1 and ${MAX_MIDDLEWARE_REQUESTS} input requests`);
+  }
+  for (const [, request] of entries) {
+    if (!clientSupports(scope.envelope.clientCapabilities, request)) {
+      throw new ToolError(
+        `This request needs a client capability (${request.method}) this client did not declare`,
+      );
+    }
+  }
+  const answers = await Promise.all(
+    entries.map(([, request]) =>
+      scope.connection.request(scope, request.method, request.params as JsonObject | undefined, signal),
+    ),
+  );
+  const result: Record<string, unknown> = {};
+  entries.forEach(([key, request], index) => {
+    checkInputResponse(key, request, answers[index]);
+    result[key] = answers[index];
+  });
+  return result;
 }

@@ -10,7 +10,7 @@ import {
   type TransportFacts,
 } from '../protocol/index.js';
 import { Denial, type DenialOptions } from './errors.js';
-import { middlewareState, requireInput } from './middleware-input.js';
+import { askClient, middlewareState, requireInput } from './middleware-input.js';
 import type { Era, RequestScope } from './request-scope.js';
 import type { Target } from './targets.js';
 
@@ -74,6 +74,11 @@ export interface RequestView {
   requireInput(owner: string, inputRequests: Record<string, InputRequest>, state: JsonObject): object;
   /** Modern tools/call only: the state `owner` sealed on an earlier round, verified (a tampered one throws -32602). */
   inputState(owner: string): JsonObject | undefined;
+  /**
+   * Legacy sessions only: sends the input requests to the client (server→client requests related to this one) and
+   * resolves with the answers; rejects when the request's signal aborts or the client lacks the capability.
+   */
+  askClient(inputRequests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
 }
 
 const NO_CAPABILITIES: ClientCapabilities = Object.freeze({});
@@ -146,5 +151,9 @@ export class ScopeView implements RequestView {
 
   inputState(owner: string): JsonObject | undefined {
     return middlewareState(this.#scope, owner);
+  }
+
+  askClient(inputRequests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+    return askClient(this.#scope, inputRequests, this.signal);
   }
 }

@@ -35,8 +35,13 @@ export function checkReason(reason: unknown): string | undefined {
   return reason.trim() === '' ? undefined : reason.trim();
 }
 
+/** How often a waiting legacy call looks at the store (a decision made on another instance shows up this late). */
+const POLL_MS = 1000;
+
 export class ApprovalEngine {
   readonly options: ResolvedApprovalsOptions;
+  /** Legacy calls waiting for a decision, by approval id (as many as calls in flight). */
+  readonly #waiting = new Map<string, Set<() => void>>();
 
   constructor(options: ResolvedApprovalsOptions) {
     this.options = options;
@@ -167,6 +172,49 @@ export class ApprovalEngine {
       throw new ApprovalDecisionError(409, `approval ${id} is ${decided?.status ?? 'gone'}, not pending`);
     }
     this.emit(status, decided);
+    for (const wake of this.#waiting.get(id) ?? []) wake();
     return decided;
+  }
+
+  /** G1, when policy allows it: the caller's own accept approves, recorded with the caller as approver. */
+  async selfApprove(approval: Approval, caller: Caller): Promise<Approval> {
+    const decided = await this.options.store.decide(
+      approval.id,
+      {
+        status: 'approved',
+        approver: caller.subject,
+        reason: 'accepted by the caller (self-approval allowed)',
+      },
+      this.options.now(),
+    );
+    if (decided?.status === 'approved' && decided.approver === caller.subject) this.emit('approved', decided);
+    return decided ?? approval;
+  }
+
+  /**
+   * Waits until approval `id` is no longer pending, for at most `ms` or until `signal` aborts; answers it as it then
+   * is. A decision made here wakes the wait at once; one made elsewhere (a shared store) is seen on the next look.
+   */
+  async waitForDecision(id: string, signal: AbortSignal, ms: number): Promise<Approval | undefined> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const approval = await this.options.store.get(id, this.options.now());
+      const left = end - Date.now();
+      if (approval?.status !== 'pending' || left <= 0 || signal.aborted) return approval;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', wake);
+          waiters.delete(wake);
+          if (waiters.size === 0) this.#waiting.delete(id);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(left, POLL_MS));
+        const waiters = this.#waiting.get(id) ?? new Set<() => void>();
+        this.#waiting.set(id, waiters);
+        waiters.add(wake);
+        signal.addEventListener('abort', wake, { once: true });
+      });
+    }
   }
 }

@@ -79,7 +79,12 @@ async function gate(
   if (approval === undefined) {
     const made = await engine.request(request.caller, binding, args, rule);
     if (typeof made === 'string') return toolError(`Tool "${target.name}" needs approval, but ${made}`);
-    return ask(engine, request, target, made);
+    approval = made;
+  }
+  if (approval.status === 'pending' && request.era === 'legacy' && takesUrl(request)) {
+    const waited = await waitOnLegacy(engine, request, target, approval);
+    if ('reply' in waited) return waited.reply;
+    approval = waited.approval;
   }
   switch (approval.status) {
     case 'pending':
@@ -128,27 +133,14 @@ const declined = (request: RequestView): boolean => {
   return action === 'decline' || action === 'cancel';
 };
 
-/** G1: the client's "accept" approves only when policy allows self-approval; it is then recorded as such. */
+/** G1: the client's "accept" approves only when policy allows self-approval. */
 function selfApproval(
   engine: ApprovalEngine,
   request: RequestView,
   approval: Approval,
 ): Promise<Approval> | undefined {
   if (!engine.options.allowSelfApproval || clientAnswer(request)?.action !== 'accept') return undefined;
-  return engine.options.store
-    .decide(
-      approval.id,
-      {
-        status: 'approved',
-        approver: request.caller.subject,
-        reason: 'accepted by the caller (self-approval allowed)',
-      },
-      engine.options.now(),
-    )
-    .then((decided) => {
-      if (decided?.status === 'approved') engine.emit('approved', decided);
-      return decided ?? approval;
-    });
+  return engine.selfApprove(approval, request.caller);
 }
 
 /** Redeems the approval once, then runs the call; a tool that asks for input keeps its approval for the retry. */
@@ -165,12 +157,57 @@ async function run(engine: ApprovalEngine, next: Next, approval: Approval): Prom
   return outcome;
 }
 
+/** How long a legacy call waits for a decision: the tool's own time limit, else a minute (never past the TTL). */
+const LEGACY_WAIT_MS = 60_000;
+
+/**
+ * Legacy sessions whose client takes URL elicitation: the approval page goes to the client as elicitation/create,
+ * then the call waits for the decision. Answers the approval as it then is, a tool error when the client dismissed
+ * it, or no reply at all when the request ended (cancelled, or its time ran out) while waiting.
+ */
+async function waitOnLegacy(
+  engine: ApprovalEngine,
+  request: RequestView,
+  target: ToolTarget,
+  approval: Approval,
+): Promise<{ approval: Approval } | { reply: Outcome }> {
+  const url = engine.urlFor(approval.id);
+  const params: ElicitRequestUrlParams = {
+    mode: 'url',
+    message: message(target, url),
+    url,
+    elicitationId: approval.id,
+  };
+  let answer: unknown;
+  try {
+    answer = (await request.askClient({ [KEY]: { method: 'elicitation/create', params } }))[KEY];
+  } catch (error) {
+    if (request.signal.aborted) return { reply: undefined };
+    throw error;
+  }
+  const action = (answer as { action?: unknown }).action; // checked by askClient: accept, decline or cancel
+  if (action !== 'accept') {
+    return {
+      reply: toolError(
+        `The approval of tool "${target.name}" was dismissed on the client; nothing ran (approval ${approval.id} stays open at ${url})`,
+      ),
+    };
+  }
+  if (engine.options.allowSelfApproval)
+    return { approval: await engine.selfApprove(approval, request.caller) };
+  const waitMs = Math.min(target.timeoutMs ?? LEGACY_WAIT_MS, engine.options.ttlMs);
+  const decided = await engine.waitForDecision(approval.id, request.signal, waitMs);
+  return request.signal.aborted ? { reply: undefined } : { approval: decided ?? approval };
+}
+
+const message = (target: ToolTarget, url: string): string =>
+  `Tool "${target.name}" needs a human's approval. An approver opens ${url} to approve or deny it; then this call goes on.`;
+
 /** Asks for the approval: input_required with a URL elicitation when the client takes URLs, else a tool error. */
 function ask(engine: ApprovalEngine, request: RequestView, target: ToolTarget, approval: Approval): Outcome {
   const url = engine.urlFor(approval.id);
-  const message = `Tool "${target.name}" needs a human's approval. An approver opens ${url} to approve or deny it; then this call goes on.`;
   if (request.era === 'modern' && takesUrl(request)) {
-    const params: ElicitRequestUrlParams = { mode: 'url', message, url };
+    const params: ElicitRequestUrlParams = { mode: 'url', message: message(target, url), url };
     const elicitation: InputRequest = { method: 'elicitation/create', params };
     return request.requireInput(OWNER, { [KEY]: elicitation }, { id: approval.id });
   }

@@ -12,6 +12,7 @@ import { APPROVAL_ID } from './engine.js';
 import { ApprovalDecisionError } from './errors.js';
 import { approvalPage, checkFormToken, formToken, listPage, messagePage } from './page.js';
 import type { ApprovalStatus } from './store.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './webhook.js';
 
 export interface ApprovalsAdminOptions {
   /** Who the approver is: the same hook the MCP endpoint uses (API keys, bearer tokens). */
@@ -79,6 +80,14 @@ export function approvalsAdmin(
           : undefined;
     const kind: Kind = rest === 'api' || rest?.startsWith('api/') === true ? 'json' : 'html';
     if (rest === undefined) return fail(response, kind, 404, 'not found');
+    if (rest === 'webhook')
+      return webhook(
+        request,
+        response,
+        info.method,
+        info.header(TIMESTAMP_HEADER),
+        info.header(SIGNATURE_HEADER),
+      );
     const approver = await authenticateApprover(options.authenticate, info);
     if (approver === 'failed')
       return fail(response, kind, 503, 'the approver could not be authenticated now');
@@ -105,6 +114,21 @@ export function approvalsAdmin(
         info.query('limit'),
       );
     return page(request, response, approver, info.method, parts);
+  }
+
+  /** Signed decisions from chat-ops: the signature authenticates, not the hook. */
+  async function webhook(
+    request: IncomingMessage,
+    response: ServerResponse,
+    method: string,
+    timestamp: string | undefined,
+    signature: string | undefined,
+  ): Promise<void> {
+    if (method !== 'POST') return fail(response, 'json', 405, 'use POST', { allow: 'POST' });
+    const body = await readBody(request, 'application/json');
+    if (body === 413) return fail(response, 'json', 413, 'the body is too large');
+    if (body === 415) return fail(response, 'json', 415, 'send application/json');
+    return sendJson(response, 200, { approval: await policy.fromWebhook(timestamp, signature, body) });
   }
 
   async function api(
@@ -216,7 +240,8 @@ export function approvalsAdmin(
 
   return (request, response) => {
     handle(request, response).catch((error: unknown) => {
-      const kind: Kind = (request.url ?? '').startsWith(`${base}/api`) ? 'json' : 'html';
+      const url = request.url ?? '';
+      const kind: Kind = url.startsWith(`${base}/api`) || url.startsWith(`${base}/webhook`) ? 'json' : 'html';
       if (error instanceof ApprovalDecisionError) fail(response, kind, error.status, error.message);
       else fail(response, kind, 500, 'internal error');
     });

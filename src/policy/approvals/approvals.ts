@@ -27,6 +27,8 @@ export interface Approvals {
   deny(approver: Caller, id: string, reason?: string): Promise<Approval>;
   /** Reports approvals whose time ran out (also done on every request and listing). */
   sweep(): Promise<void>;
+  /** A signed decision from the webhook (headers x-toolwire-timestamp and x-toolwire-signature, the raw body). */
+  fromWebhook(timestamp: string | undefined, signature: string | undefined, body: string): Promise<Approval>;
   /** The scope approvers hold. */
   readonly decideScope: string;
 }
@@ -45,6 +47,7 @@ export function approvals(options: ApprovalsOptions): Approvals {
     approve: (approver, id, reason) => engine.settle(approver, id, 'approved', reason),
     deny: (approver, id, reason) => engine.settle(approver, id, 'denied', reason),
     sweep: () => engine.sweep(),
+    fromWebhook: (timestamp, signature, body) => engine.fromWebhook(timestamp, signature, body),
     decideScope: engine.options.decideScope,
   };
 }

@@ -113,6 +113,7 @@ export class ApprovalEngine {
     }
     if (refusal === 'full') return 'too many approvals are waiting; try again later';
     this.emit('requested', approval);
+    this.options.webhook?.announce(approval, this.urlFor(approval.id), now);
     return approval;
   }
 
@@ -174,6 +175,41 @@ export class ApprovalEngine {
     this.emit(status, decided);
     for (const wake of this.#waiting.get(id) ?? []) wake();
     return decided;
+  }
+
+  /**
+   * A decision from the webhook: signature, window and replay checked, then decided as the named approver (the
+   * webhook's secret stands for the decide scope; the approver still may not be the caller, G1).
+   */
+  async fromWebhook(
+    timestamp: string | undefined,
+    signature: string | undefined,
+    body: string,
+  ): Promise<Approval> {
+    const webhook = this.options.webhook;
+    if (webhook === undefined) throw new ApprovalDecisionError(404, 'no webhook is configured');
+    webhook.verify(timestamp, signature, body, this.options.now());
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new ApprovalDecisionError(400, 'the body is not JSON');
+    }
+    const { id, decision, approver, reason } = (
+      typeof parsed === 'object' && parsed !== null ? parsed : {}
+    ) as Record<string, unknown>; // each checked below
+    if (typeof id !== 'string') throw new ApprovalDecisionError(400, 'id must be a string');
+    if (decision !== 'approve' && decision !== 'deny')
+      throw new ApprovalDecisionError(400, 'decision must be "approve" or "deny"');
+    if (typeof approver !== 'string' || !/^[^\p{Cc}\p{Cf}]{1,128}$/u.test(approver)) {
+      throw new ApprovalDecisionError(400, 'approver must name who decided (1-128 characters)');
+    }
+    const as: Caller = Object.freeze({
+      subject: approver,
+      via: 'webhook',
+      scopes: Object.freeze([this.options.decideScope]),
+    });
+    return this.settle(as, id, decision === 'approve' ? 'approved' : 'denied', reason);
   }
 
   /** G1, when policy allows it: the caller's own accept approves, recorded with the caller as approver. */

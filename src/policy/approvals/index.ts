@@ -9,6 +9,7 @@ export type { ApprovalEvent, ApprovalEventType } from './events.js';
 export { ApprovalDecisionError, ApprovalRuleError } from './errors.js';
 export { MemoryApprovalStore } from './memory-store.js';
 export { approvalsAdmin, type ApprovalsAdminOptions } from './admin.js';
+export { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook, type ApprovalWebhookOptions } from './webhook.js';
 export type {
   AddRefusal,
   Approval,

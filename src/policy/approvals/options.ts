@@ -5,6 +5,7 @@ import type { AnnotationTrust } from '../scopes/decide.js';
 import { ApprovalRuleError } from './errors.js';
 import type { ApprovalEvent } from './events.js';
 import { MemoryApprovalStore } from './memory-store.js';
+import { ApprovalWebhook, type ApprovalWebhookOptions } from './webhook.js';
 import { compileApprovalRules, type ApprovalRule, type CompiledApprovalRule } from './rules.js';
 import type { ApprovalStore } from './store.js';
 
@@ -32,6 +33,8 @@ export interface ApprovalsOptions {
   /** Every request, decision, redemption, refusal and expiry (the audit trail records them). */
   onEvent?: (event: ApprovalEvent) => void;
   logger?: Logger;
+  /** Chat-ops: new pending approvals POSTed (signed) to a URL, and signed decisions accepted back. */
+  webhook?: ApprovalWebhookOptions;
   /** The clock (ms since the epoch), for tests. */
   now?: () => number;
 }
@@ -48,6 +51,7 @@ export interface ResolvedApprovalsOptions {
   readonly limits: { readonly perCaller: number; readonly total: number };
   readonly onEvent: ((event: ApprovalEvent) => void) | undefined;
   readonly logger: Logger | undefined;
+  readonly webhook: ApprovalWebhook | undefined;
   readonly now: () => number;
 }
 
@@ -64,6 +68,7 @@ const KEYS = [
   'maxApprovals',
   'onEvent',
   'logger',
+  'webhook',
   'now',
 ];
 
@@ -137,6 +142,7 @@ export function resolveApprovalsOptions(options: ApprovalsOptions): ResolvedAppr
     },
     onEvent: options.onEvent,
     logger: options.logger,
+    webhook: options.webhook === undefined ? undefined : new ApprovalWebhook(options.webhook, options.logger),
     now: options.now ?? Date.now,
   };
 }

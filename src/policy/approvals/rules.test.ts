@@ -42,7 +42,7 @@ describe('approvals: rules and options are checked at construction', () => {
       ],
       [
         { approvalUrl: URL_BASE, ttl: 5 },
-        'Invalid approvals policy: ttl is not an approvals option (expected rules, trustAnnotations, ttlMs, store, approvalUrl, allowSelfApproval, policyVersion, decideScope, maxPendingPerCaller, maxApprovals, onEvent, logger, now)',
+        'Invalid approvals policy: ttl is not an approvals option (expected rules, trustAnnotations, ttlMs, store, approvalUrl, allowSelfApproval, policyVersion, decideScope, maxPendingPerCaller, maxApprovals, onEvent, logger, webhook, now)',
       ],
       [
         { approvalUrl: URL_BASE, ttlMs: 0 },

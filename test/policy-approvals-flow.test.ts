@@ -186,6 +186,20 @@ describe('approvals flow on 2026-07-28 (memory transport)', () => {
     assert.deepEqual(runs, []);
   });
 
+  it('a decline on the client ends the call even after an approver approved; nothing runs', async () => {
+    const { policy, server, runs } = setup();
+    const client = await connect(server);
+    const first = await client.request('tools/call', modern({ name: 'remove', arguments: {} }, URL_MODE));
+    const { id, state } = approvalOf(first);
+    await policy.approve(APPROVER, id);
+    const dismissed = await client.request('tools/call', retry({}, state, 'decline'));
+    assert.equal(
+      firstText(dismissed),
+      `The approval of tool "remove" was dismissed on the client; nothing ran (approval ${id} stays open at ${BASE}/${id})`,
+    );
+    assert.deepEqual(runs, []);
+  });
+
   it('G3 a read-only tool of a trusted server runs without approval', async () => {
     const { server } = setup();
     const client = await connect(server);

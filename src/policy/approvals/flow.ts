@@ -66,14 +66,16 @@ async function gate(
       engine.emit('refused', approval, mismatch);
       return toolError(`Approval ${approval.id} does not cover this call: ${mismatch}`);
     }
-    if (approval.status === 'pending' && sealedId !== undefined) {
+    const live = approval.status === 'pending' || approval.status === 'approved';
+    if (sealedId !== undefined && live && declined(request)) {
+      // The user dismissed the approval page on the client: nothing runs now, whatever the approver decides.
+      return toolError(
+        `The approval of tool "${target.name}" was dismissed on the client; nothing ran (approval ${approval.id} stays open at ${engine.urlFor(approval.id)})`,
+      );
+    }
+    if (sealedId !== undefined && approval.status === 'pending') {
       const answered = selfApproval(engine, request, approval);
       if (answered !== undefined) approval = await answered;
-      else if (declined(request)) {
-        return toolError(
-          `The approval of tool "${target.name}" was dismissed on the client; nothing ran (approval ${approval.id} stays open at ${engine.urlFor(approval.id)})`,
-        );
-      }
     }
   }
   if (approval === undefined) {

@@ -196,6 +196,67 @@ describe('approvals over HTTP', () => {
     },
   );
 
+  it(
+    'G4 legacy wire, SDK v2 client with URL elicitation: the call waits for the CLI approval and runs once',
+    { timeout: 60_000 },
+    async () => {
+      const before = runs.length;
+      const client = new ClientV2(CLIENT_INFO, { capabilities: { elicitation: { url: {} } } });
+      client.setRequestHandler('elicitation/create', async (request) => {
+        const id = ID.exec(String((request.params as { url?: string }).url))?.[1] ?? '';
+        // Accept first (the user opened the page); the approver decides a moment later, while the call waits.
+        setImmediate(() => {
+          void cli([
+            'approvals',
+            'approve',
+            id,
+            '--url',
+            adminUrl,
+            '--header',
+            'Authorization: Bearer zoe-key',
+          ]);
+        });
+        return { action: 'accept' };
+      });
+      await client.connect(
+        new HttpTransportV2(new URL(mcp.url), { requestInit: { headers: auth('agent-key') } }),
+      );
+      try {
+        const result = (await client.callTool({ name: 'remove', arguments: { path: '/tmp/legacy' } })) as {
+          content: unknown;
+        };
+        assert.deepEqual(result.content, [{ type: 'text', text: 'removed /tmp/legacy' }]);
+        assert.deepEqual(runs.slice(before), [{ path: '/tmp/legacy' }]);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it("G4 legacy wire, toolwire's own client: the same", { timeout: 60_000 }, async () => {
+    const before = runs.length;
+    const client = new McpClient(CLIENT_INFO, {
+      era: 'legacy',
+      approve: 'always',
+      capabilities: { elicitation: { url: {} } },
+      handlers: {
+        elicitation: (params) => {
+          const id = ID.exec(String((params as { url: string }).url))?.[1] ?? '';
+          setImmediate(() => void policy.approve(CALLERS['zoe-key'] as Caller, id));
+          return { action: 'accept' };
+        },
+      },
+    });
+    await client.connect(new HttpClientTransport(mcp.url, { headers: auth('agent-key') }));
+    try {
+      const result = await client.callTool('remove', { path: '/tmp/legacy-own' });
+      assert.deepEqual(result.content, [{ type: 'text', text: 'removed /tmp/legacy-own' }]);
+      assert.deepEqual(runs.slice(before), [{ path: '/tmp/legacy-own' }]);
+    } finally {
+      await client.close();
+    }
+  });
+
   /** A modern tools/call over raw HTTP as `key`, declaring URL-mode elicitation. */
   const call = async (key: string, args: JsonObject, extra: JsonObject = {}) => {
     const answer = await callTool(mcp.url, 'remove', args, auth(key), extra, { elicitation: { url: {} } });
@@ -254,6 +315,22 @@ describe('approvals over HTTP', () => {
       'Authorization: Bearer zoe-key',
     ]);
     assert.ok((JSON.parse(listed.stdout) as { id: string }[]).some((approval) => approval.id === id));
+    const hostile = await ask('agent-key', { path: '\u001b]8;;https://evil.example\u0007click\u001b[2J' });
+    const table = await cli([
+      'approvals',
+      'list',
+      '--url',
+      adminUrl,
+      '--header',
+      'Authorization: Bearer zoe-key',
+    ]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^ID +TOOL +STATUS +CALLER +ASKED +EXPIRES +ARGUMENTS\n/);
+    assert.ok(table.stdout.includes(hostile.id) && table.stdout.includes(id));
+    assert.ok(
+      !table.stdout.includes('\u001b') && !table.stdout.includes('\u0007'),
+      'no terminal escapes reach the table',
+    );
   });
 
   it('G2 over HTTP: another principal replaying the sealed state is refused, and its own call needs its own approval', async () => {

@@ -13,6 +13,7 @@ import type { CliIo, CommonOptions } from './session.js';
 import { dev, type DevOptions } from './dev.js';
 import { install, splitServeArguments, type InstallOptions } from './install.js';
 import { addKeysCommand } from './keys.js';
+import { addApprovalsCommand } from './approvals.js';
 import { prompt, prompts, type PromptCommandOptions } from './prompts.js';
 import { read, resources, type ReadCommandOptions } from './resources.js';
 
@@ -243,6 +244,9 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
     });
 
   addKeysCommand(program, cli, (code) => {
+    exitCode = code;
+  });
+  addApprovalsCommand(program, cli, (code) => {
     exitCode = code;
   });
 

@@ -6,6 +6,7 @@ import { ToolContext } from './context.js';
 import { ToolError } from './errors.js';
 import { ModernInputBroker, type InputBroker } from './input.js';
 import type { RequestScope } from './request-scope.js';
+import { carriedStates, handlerResponses, openState } from './middleware-input.js';
 import { argumentsDigest, principalDigest } from './request-state.js';
 import { taskOwner } from './tasks/task-manager.js';
 
@@ -88,23 +89,18 @@ const onTimeout = (cancellation: Cancellation): void => cancellation.abort(new E
 const whenAborted = (cancellation: Cancellation): Promise<typeof ABORTED> =>
   new Promise((resolve) => cancellation.onAbort(() => resolve(ABORTED)));
 
-/** Earlier answers (from requestState) plus this round's inputResponses. */
+/** Earlier answers (from requestState) plus this round's inputResponses (less those middleware asked for). */
 function gatherAnswers(scope: RequestScope, binding: string, args: unknown): Record<string, unknown> {
-  const params = scope.params ?? {};
-  const responses = params.inputResponses;
+  const responses = scope.params?.inputResponses;
   if (responses !== undefined && !isJsonObject(responses)) {
     throw new RpcError(
       ErrorCode.InvalidParams,
       'Invalid params: inputResponses must be an object keyed by input request',
     );
   }
-  const token = params.requestState;
-  const earlier =
-    token === undefined
-      ? {}
-      : scope.services.requestState.open(token, binding, argumentsDigest(args), principalDigest(scope.caller))
-          .a;
-  return responses === undefined ? earlier : { ...earlier, ...responses };
+  const payload = openState(scope, binding, args);
+  const earlier = payload?.a ?? {};
+  return responses === undefined ? earlier : { ...earlier, ...handlerResponses(responses, payload) };
 }
 
 export async function execute(scope: RequestScope, options: ExecuteOptions): Promise<Execution> {
@@ -179,6 +175,7 @@ export async function execute(scope: RequestScope, options: ExecuteOptions): Pro
           argumentsDigest(options.args),
           principalDigest(scope.caller),
           modernBroker.used,
+          carriedStates(openState(scope, options.binding, options.args)),
         ),
       },
     };

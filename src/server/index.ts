@@ -29,4 +29,4 @@ export {
   type EmbeddedResourceInput,
 } from './content.js';
 export { RequestScope, type Era } from './request-scope.js';
-export { RequestStateCodec } from './request-state.js';
+export { RequestStateCodec, argumentsDigest, canonicalJson, principalDigest } from './request-state.js';

@@ -2,7 +2,7 @@
 // the caller that started the call (threat B7: a state replayed by another principal is refused).
 
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ErrorCode, RpcError } from '../jsonrpc/index.js';
+import { ErrorCode, RpcError, type JsonObject } from '../jsonrpc/index.js';
 
 /** What the server keeps across rounds: the answers gathered so far, bound to one tool call. */
 export interface StatePayload {
@@ -16,13 +16,21 @@ export interface StatePayload {
   p: string;
   /** answers gathered in earlier rounds, by input-request key */
   a: Record<string, unknown>;
+  /** middleware's own states (RequestView.requireInput), by the name of the middleware that sealed each */
+  m?: Record<string, MiddlewareState>;
+}
+
+/** What one middleware sealed into a requestState: its state, and the keys of its input requests (not the handler's). */
+export interface MiddlewareState {
+  s: JsonObject;
+  k: string[];
 }
 
 /** The longest requestState accepted back from a client. */
 export const MAX_REQUEST_STATE_LENGTH = 1024 * 1024;
 
 /** JSON with object keys sorted, so the same arguments always give the same digest. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
@@ -64,7 +72,13 @@ export class RequestStateCodec {
     this.#ttlMs = ttlMs;
   }
 
-  seal(tool: string, digest: string, principal: string, answers: Record<string, unknown>): string {
+  seal(
+    tool: string,
+    digest: string,
+    principal: string,
+    answers: Record<string, unknown>,
+    middleware?: Record<string, MiddlewareState>,
+  ): string {
     const payload: StatePayload = {
       t: tool,
       d: digest,
@@ -72,6 +86,7 @@ export class RequestStateCodec {
       p: principal,
       a: answers,
     };
+    if (middleware !== undefined) payload.m = middleware;
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `tw1.${body}.${this.#mac(body)}`;
   }

@@ -6,9 +6,11 @@ import {
   type Caller,
   type ClientCapabilities,
   type Implementation,
+  type InputRequest,
   type TransportFacts,
 } from '../protocol/index.js';
 import { Denial, type DenialOptions } from './errors.js';
+import { askClient, middlewareState, requireInput } from './middleware-input.js';
 import type { Era, RequestScope } from './request-scope.js';
 import type { Target } from './targets.js';
 
@@ -63,6 +65,20 @@ export interface RequestView {
   deny(code: number, message: string, options?: DenialOptions): never;
   /** Adds members to the result's `_meta` (ignored when the request ends in an error). */
   addResultMeta(meta: JsonObject): void;
+  /**
+   * Modern tools/call only: an InputRequiredResult to return as the outcome, asking the client for `inputRequests`
+   * and sealing `state` for the middleware named `owner` into the requestState (beside the handler's own answers,
+   * bound like them to the tool, its arguments and the caller). The retry's answers to these keys never reach the
+   * handler. Throws -32021 when the client did not declare what a request needs.
+   */
+  requireInput(owner: string, inputRequests: Record<string, InputRequest>, state: JsonObject): object;
+  /** Modern tools/call only: the state `owner` sealed on an earlier round, verified (a tampered one throws -32602). */
+  inputState(owner: string): JsonObject | undefined;
+  /**
+   * Legacy sessions only: sends the input requests to the client (server→client requests related to this one) and
+   * resolves with the answers; rejects when the request's signal aborts or the client lacks the capability.
+   */
+  askClient(inputRequests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
 }
 
 const NO_CAPABILITIES: ClientCapabilities = Object.freeze({});
@@ -127,5 +143,17 @@ export class ScopeView implements RequestView {
   addResultMeta(meta: JsonObject): void {
     const scope = this.#scope;
     scope.resultMeta = scope.resultMeta === undefined ? { ...meta } : { ...scope.resultMeta, ...meta };
+  }
+
+  requireInput(owner: string, inputRequests: Record<string, InputRequest>, state: JsonObject): object {
+    return requireInput(this.#scope, owner, inputRequests, state);
+  }
+
+  inputState(owner: string): JsonObject | undefined {
+    return middlewareState(this.#scope, owner);
+  }
+
+  askClient(inputRequests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+    return askClient(this.#scope, inputRequests, this.signal);
   }
 }

@@ -32,6 +32,13 @@ function view(
       throw new Error('not used');
     },
     addResultMeta: () => undefined,
+    requireInput: () => {
+      throw new Error('not used');
+    },
+    inputState: () => undefined,
+    askClient: () => {
+      throw new Error('not used');
+    },
   };
 }
 

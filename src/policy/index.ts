@@ -37,6 +37,19 @@ export {
   type ScopesOptions,
 } from './scopes/index.js';
 export {
+  MemoryApprovalStore,
+  approvals,
+  approvalsAdmin,
+  signWebhook,
+  type Approval,
+  type ApprovalEvent,
+  type ApprovalRule,
+  type ApprovalStore,
+  type Approvals,
+  type ApprovalsAdminOptions,
+  type ApprovalsOptions,
+} from './approvals/index.js';
+export {
   AUDIT_OUTCOMES,
   openAudit,
   queryAudit,

@@ -12,6 +12,8 @@ import {
   apiKeys as createApiKeys,
   loadApiKeys,
 } from './api-keys/index.js';
+import { approvalEntry } from './approval-audit.js';
+import { type Approvals, type ApprovalsOptions, approvals as createApprovals } from './approvals/index.js';
 import { type Audit, type AuditOptions, openAudit } from './audit/index.js';
 import { credentials } from './authenticate.js';
 import { type Bearer, type BearerOptions, bearer as createBearer } from './bearer/index.js';
@@ -40,6 +42,11 @@ export interface PolicyOptions {
    * providers). Needs the optional peer @opentelemetry/api; without it nothing is installed.
    */
   telemetry?: true | TelemetryOptions;
+  /**
+   * A human in the loop: which calls need an approver's decision (by default destructive and unannotated tools),
+   * the flow on both eras, and the store; serve the approval page and API with `approvalsAdmin`.
+   */
+  approvals?: ApprovalsOptions;
   /** The audit trail: one chained, redacted record per call outcome (opened by loadPolicy only: it is async). */
   audit?: AuditOptions;
   /** Where the pieces report outages of the authorization server or the rate-limit store (never a token). */
@@ -57,11 +64,13 @@ export interface Policy {
   readonly scopes: Scopes;
   readonly rateLimiter: RateLimiter | undefined;
   readonly audit: Audit | undefined;
+  readonly approvals: Approvals | undefined;
   /** Undefined when telemetry is off or @opentelemetry/api is not installed. */
   readonly telemetry: Telemetry | undefined;
   /**
    * Adds the visibility rule and the middleware to a server: telemetry outermost (its span covers everything), then
-   * the audit (it records the others' refusals), then scopes, then rate limits.
+   * the audit (it records the others' refusals), then scopes, then rate limits, then approvals (a caller refused for
+   * scope or rate never creates an approval to decide).
    */
   install(server: McpServer): McpServer;
   /** Stops timers and caches, and waits for the audit records of calls already admitted. */
@@ -76,13 +85,26 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit |
       'policy: scopes is required: with a policy every tool is hidden unless a rule grants it (e.g. { rules: [{ tools: ["*"], see: [] }] })',
     );
   }
-  const bearer = options.oauth === undefined ? undefined : createBearer(options.oauth);
+  const { logger } = options;
+  const bearer =
+    options.oauth === undefined
+      ? undefined
+      : createBearer({ ...(logger !== undefined && { logger }), ...options.oauth });
   const scopes = createScopes({
     ...options.scopes,
     ...(bearer !== undefined &&
       options.scopes.stepUpHeaders === undefined && { stepUpHeaders: bearer.stepUpHeaders }),
   });
-  const rateLimiter = options.rateLimits === undefined ? undefined : rateLimit(options.rateLimits);
+  // One answer to "are annotations trusted" for every piece: a tool counts in the same classes everywhere.
+  const trust = options.scopes.trustAnnotations;
+  const rateLimiter =
+    options.rateLimits === undefined
+      ? undefined
+      : rateLimit({
+          ...(logger !== undefined && { logger }),
+          ...(trust !== undefined && { trustAnnotations: trust }),
+          ...options.rateLimits,
+        });
   const authenticate =
     bearer === undefined && keys === undefined
       ? undefined
@@ -95,6 +117,27 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit |
     options.localScopes === undefined || options.localScopes.length === 0
       ? LOCAL_CALLER
       : Object.freeze({ ...LOCAL_CALLER, scopes: Object.freeze([...options.localScopes]) });
+  // Every step of an approval is audited too, beside whatever the operator listens with.
+  const approvalOptions = options.approvals;
+  const approvals =
+    approvalOptions === undefined
+      ? undefined
+      : createApprovals({
+          ...(logger !== undefined && { logger }),
+          ...(trust !== undefined && { trustAnnotations: trust }),
+          ...approvalOptions,
+          ...((audit !== undefined || approvalOptions.onEvent !== undefined) && {
+            onEvent: (event) => {
+              audit?.recordEvent(approvalEntry(event)).catch((error: unknown) => {
+                logger?.error(
+                  `audit: the ${event.type} event of approval ${event.approval.id} was not recorded`,
+                  error,
+                );
+              });
+              approvalOptions.onEvent?.(event);
+            },
+          }),
+        });
   const traces =
     options.telemetry === undefined
       ? undefined
@@ -113,6 +156,7 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit |
     rateLimiter,
     audit,
     telemetry: tracing === undefined ? undefined : traces,
+    approvals,
     install(server) {
       if (installed.has(server)) throw new TypeError('policy: already installed on this server');
       installed.add(server);
@@ -121,6 +165,7 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit |
       server.addVisibility(scopes.visibility);
       server.use(scopes.middleware);
       if (rateLimiter !== undefined) server.use(rateLimiter.middleware);
+      approvals?.install(server);
       return server;
     },
     async close() {

@@ -5,7 +5,8 @@ import { auditMiddleware } from './middleware.js';
 import { PostgresAuditStore } from './postgres-store.js';
 import { redactSecrets } from './redact.js';
 import { SqliteAuditStore } from './sqlite-store.js';
-import type { AuditStore, PruneRule } from './types.js';
+import type {
+  AuditEntry, AuditStore, PruneRule } from './types.js';
 import { AuditWriter, DEFAULT_LIMITS } from './writer.js';
 
 export interface AuditOptions {
@@ -32,6 +33,11 @@ export interface Audit {
   readonly store: AuditStore;
   /** Applies retention now; resolves with the number of rows removed. */
   prune(): Promise<number>;
+  /**
+   * Records something that is not a request of this process (an approval's decision or expiry): written in the
+   * next batch, chained like every record; rejects when the trail is closed, full or failing.
+   */
+  recordEvent(entry: AuditEntry): Promise<void>;
   /** Waits for every admitted call's record, stops retention and closes the store. */
   close(): Promise<void>;
 }
@@ -135,6 +141,14 @@ export async function openAudit(options: AuditOptions): Promise<Audit> {
     middleware,
     store,
     prune,
+    async recordEvent(entry) {
+      writer.admit();
+      try {
+        await writer.write(entry);
+      } finally {
+        writer.release();
+      }
+    },
     close() {
       closing ??= (async () => {
         if (timer !== undefined) clearInterval(timer);

@@ -12,6 +12,13 @@ export const AUDIT_OUTCOMES = [
   'unknown_tool',
   'input_required',
   'task',
+  // A human in the loop: each step of an approval (policy/approvals) is a record of its own.
+  'approval_requested',
+  'approval_approved',
+  'approval_denied',
+  'approval_redeemed',
+  'approval_refused',
+  'approval_expired',
 ] as const;
 
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];

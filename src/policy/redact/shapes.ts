@@ -70,8 +70,7 @@ export const SHAPES: readonly Shape[] = [
   },
   {
     kind: 'aws-access-key-id',
-    pattern:
-      /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?![A-Z0-9])/g,
   },
   {
     kind: 'aws-secret-access-key',

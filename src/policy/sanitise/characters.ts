@@ -19,14 +19,15 @@ export const UNSAFE_EXCEPT_NEWLINE_TAB = String.raw`[\x00-\x08\x0B-\x1F\x7F-\x9F
  * Terminal escape sequences, removed whole so their parameters do not linger as noise: CSI (`ESC [ … final`, colours,
  * cursor moves, screen clears), OSC (`ESC ] … BEL|ST`: window titles, OSC 8 hyperlinks, OSC 52 clipboard writes),
  * DCS/SOS/PM/APC strings, their 8-bit C1 forms (U+009B, U+009D, U+0090…), and two-character escapes (`ESC c`,
- * `ESC ( B`). An unterminated string loses only its introducer: what follows is inert text then. Each class stops at
- * a character the next part needs, so matching is linear.
+ * `ESC ( B`). An unterminated string loses only its introducer: what follows is inert text then. A string's body stops
+ * at its terminator, ESC, or (8-bit forms) the next introducer, so no character is scanned twice by one kind of
+ * attempt and matching stays linear (a body that ran on over other introducers was quadratic: see characters.test).
  */
 export const ESCAPE_SEQUENCE =
   String.raw`\x1B\[[0-?]*[ -/]*[@-~]` +
   String.raw`|\x1B[\]PX^_][^\x07\x1B\x9C]*(?:\x07|\x1B\\|\x9C)` +
   String.raw`|\x9B[0-?]*[ -/]*[@-~]` +
-  String.raw`|[\x90\x98\x9D\x9E\x9F][^\x07\x1B\x9C]*(?:\x07|\x1B\\|\x9C)` +
+  String.raw`|[\x90\x98\x9D\x9E\x9F][^\x07\x1B\x90\x98\x9C-\x9F]*(?:\x07|\x1B\\|\x9C)` +
   String.raw`|\x1B[ -/]*[0-~]`;
 
 const EMOJI_BEFORE = /(?:\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})$/u;

@@ -67,8 +67,9 @@ const PATH_CHARS = String.raw`[^\s'"\`<>()\[\]{},;:]`;
 
 const PATHS = new RegExp(
   [
-    // file:///… and /root/… not inside a URL or a longer word
-    String.raw`(?:file://)?(?<![\w.~/-])/(?:${[...new Set([...ROOTS, ...localRoots()])].join('|')})/${PATH_CHARS}*`,
+    // file:… URLs, and /root/… not inside a URL or a longer word
+    String.raw`(?<![\w.+-])file:/${PATH_CHARS}*`,
+    String.raw`(?<![\w.~/-])/(?:${[...new Set([...ROOTS, ...localRoots()])].join('|')})/${PATH_CHARS}*`,
     // C:\… and \\server\share\…
     String.raw`(?<![\w])[A-Za-z]:\\[^\s'"\`<>()\[\]{},;:]*`,
     String.raw`(?<![\w\\])\\\\[A-Za-z0-9._-]{1,64}\\[^\s'"\`<>()\[\]{},;:]*`,

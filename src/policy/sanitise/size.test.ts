@@ -71,6 +71,20 @@ describe('sanitise: size bounds (E4)', () => {
     );
   });
 
+  // 3 + 5,242,880 bytes before cleaning, 1,024 kept: the rest, the removed zero-width space included, was left out.
+  it('E4 a 5 MB text is read only a little past the bound, and the note still counts every byte left out', async () => {
+    const response = await callWith(
+      { maxResultBytes: 1024 },
+      (server) => server.tool({ name: 'huge', handler: () => `\u200b${'y'.repeat(5 * 1024 * 1024)}` }),
+      'huge',
+    );
+    assert.equal(
+      blocks(response)[0]?.text,
+      `${'y'.repeat(1024)}\n\n[toolwire: output truncated: 1,024 bytes kept, 5,241,859 bytes left out. ` +
+        'Ask for less: a narrower query, fewer items, or a page or range of the data.]',
+    );
+  });
+
   it('E4 a cut never splits a character: multi-byte text stays valid UTF-8', async () => {
     const response = await callWith(
       { maxResultBytes: 1024 },

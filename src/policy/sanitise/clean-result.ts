@@ -83,6 +83,17 @@ function cleanBlock(
     const mimeType = typeof block.mimeType === 'string' ? step(block.mimeType) : undefined;
     return { type: 'text', text: binaryNote(`an ${block.type}`, mimeType, size, budget.maxBinary) };
   }
+  if (block.type === 'resource_link') {
+    // A client shows a link's name, title and description: the same text rules, outside the size bound.
+    let copy: JsonObject | undefined;
+    for (const key of ['name', 'title', 'description']) {
+      const value = block[key];
+      if (typeof value !== 'string') continue;
+      const cleaned = step(value);
+      if (cleaned !== value) (copy ??= { ...block })[key] = cleaned;
+    }
+    return copy ?? block;
+  }
   if (block.type === 'resource' && isJsonObject(block.resource)) {
     const resource = cleanContents(block.resource, step, budget, report);
     return resource === block.resource ? block : { ...block, resource };

@@ -124,6 +124,35 @@ describe('sanitise: text (E1)', () => {
     assert.deepEqual(textsOf(response), ['{"title":"report","tags":["ok","ab"]}']);
   });
 
+  it('E1 the name, title and description of a resource link are cleaned; its URI is left alone', async () => {
+    const { call } = await setup({}, (server) =>
+      server.tool({
+        name: 'link',
+        handler: () => ({
+          content: [
+            {
+              type: 'resource_link',
+              uri: 'file:///docs/readme.md',
+              name: `readme${ESC}]0;PWNED\x07`,
+              title: 'Read\u202eme',
+              description: 'plain',
+            },
+          ],
+        }),
+      }),
+    );
+    const response = await call('link');
+    assert.deepEqual(response.result?.content, [
+      {
+        type: 'resource_link',
+        uri: 'file:///docs/readme.md',
+        name: 'readme',
+        title: 'Readme',
+        description: 'plain',
+      },
+    ]);
+  });
+
   it('E1 prompts/get messages and resources/read text are cleaned', async () => {
     const { request } = await setup({}, (server) => {
       server.prompt({ name: 'p', description: 'd', get: () => `hello${ESC}[2J\u202eworld` });

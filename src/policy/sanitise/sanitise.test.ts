@@ -402,3 +402,42 @@ describe('sanitise: options', () => {
     );
   });
 });
+
+describe('sanitise: task results (E1, E5)', () => {
+  const TASKS = {
+    'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  };
+
+  it('E1 E5 a task result read through tasks/get is cleaned and masked like a direct call', async () => {
+    const server = testServer();
+    const sanitiser = sanitise({ logger: capturingLogger() });
+    server.use(sanitiser.middleware);
+    server.tool({ name: 'job', task: 'optional', handler: () => `done${ESC}[2J\u202e` });
+    server.tool({
+      name: 'failing-job',
+      task: 'optional',
+      handler: () => {
+        throw new ToolError('failed at /srv/app/job.js:3:4');
+      },
+    });
+    const client = await connect(server);
+    const settled = async (name: string): Promise<WireMessage> => {
+      const created = await client.request('tools/call', modern({ name, arguments: {} }, TASKS));
+      const taskId = created.result?.taskId as string;
+      assert.equal(typeof taskId, 'string', JSON.stringify(created));
+      // Bounded: a task this small completes within a few polls; each poll is a real round trip, not a sleep.
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const task = await client.request('tasks/get', modern({ taskId }, TASKS));
+        if (task.result?.status === 'completed') return task;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      throw new Error('the task did not complete');
+    };
+    const done = await settled('job');
+    assert.deepEqual((done.result?.result as { content: unknown }).content, [{ type: 'text', text: 'done' }]);
+    const failed = await settled('failing-job');
+    assert.deepEqual((failed.result?.result as { content: unknown }).content, [
+      { type: 'text', text: 'failed at [internal path]:3:4' },
+    ]);
+  });
+});

@@ -55,7 +55,12 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'onMasked',
   'logger',
 ]);
-const CLEANED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+const CLEANED_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'prompts/get',
+  'resources/read',
+  'tasks/get',
+]);
 
 function checkBound(name: string, value: number | undefined): void {
   if (value === undefined || value === Infinity) return;
@@ -160,6 +165,34 @@ export function sanitise(options: SanitiseOptions = {}): Sanitiser {
     return new RpcError(error.code, message, data);
   };
 
+  /**
+   * A task's stored tools/call result, as tasks/get reports it. The tool is not known here, so a structuredContent
+   * whose strings changed cannot be checked against its outputSchema again (see the architecture note).
+   */
+  const cleanTask = (request: RequestView, task: JsonObject): JsonObject => {
+    const stored = task.result;
+    const statusMessage =
+      typeof task.statusMessage === 'string' && steps.text
+        ? cleanText(task.statusMessage)
+        : task.statusMessage;
+    let result: unknown = stored;
+    if (isJsonObject(stored) && Array.isArray(stored.content)) {
+      const cleaned = cleanResult(stored, steps);
+      result = cleaned.result;
+      if (cleaned.report.masked) onMasked?.(request, task);
+      const structured = cleaned.result.structuredContent;
+      if (structured !== undefined && structuredOver(structured, steps.maxTextBytes)) {
+        result = withheld(
+          `The task's structured result is larger than ${steps.maxTextBytes.toLocaleString('en-US')} bytes, the limit ` +
+            'for one result; it was withheld. Ask for less: a narrower query, fewer items, or a page of the data.',
+        );
+      }
+    }
+    if (result === stored && statusMessage === task.statusMessage) return task;
+    originals.set(request, task);
+    return { ...task, result: result as JsonObject, ...(statusMessage !== undefined && { statusMessage }) };
+  };
+
   const middleware: Middleware = async (request, next) => {
     if (!CLEANED_METHODS.has(request.method)) return next();
     let outcome: Outcome;
@@ -170,6 +203,7 @@ export function sanitise(options: SanitiseOptions = {}): Sanitiser {
     }
     // Strings are serialised lists; task handles and input_required answers have no content to clean.
     if (!isJsonObject(outcome)) return outcome;
+    if (request.method === 'tasks/get') return cleanTask(request, outcome);
     if (
       !Array.isArray(outcome.content) &&
       !Array.isArray(outcome.messages) &&

@@ -167,7 +167,8 @@ export function sanitise(options: SanitiseOptions = {}): Sanitiser {
 
   /**
    * A task's stored tools/call result, as tasks/get reports it. The tool is not known here, so a structuredContent
-   * whose strings changed cannot be checked against its outputSchema again (see the architecture note).
+   * whose strings changed cannot be checked against its outputSchema again: in the rare case of a schema constraint
+   * on text that held invisible characters (a pattern, a minLength), the cleaned value may no longer match it.
    */
   const cleanTask = (request: RequestView, task: JsonObject): JsonObject => {
     const stored = task.result;

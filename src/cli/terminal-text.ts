@@ -12,18 +12,13 @@
 // Kept as they are: newline and tab (in multi-line text), CR before LF (dropped: a CRLF line end is a line end), a
 // zero-width joiner between two emoji (👩‍💻) and an emoji flag's tag sequence (🏴󠁧󠁢󠁳󠁣󠁴󠁿), and all printable text (CJK, emoji).
 // In JSON the same characters become \u escapes instead: the data survives a round trip, the terminal sees only ASCII.
+// The character classes are the output cleaner's (src/policy/sanitise/characters.ts): one table, two treatments.
 
-/** A whole emoji tag sequence (a subdivision flag): kept. Listed first so the tags inside it are not escaped. */
-const FLAG_TAGS = String.raw`\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}`;
-/** One character that must not reach a terminal as it is (tab and newline are handled by the callers' modes). */
-const UNSAFE = String.raw`[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]|\u034F|\u17B4|\u17B5`;
+import { FLAG_TAG_SEQUENCE, UNSAFE_CHARACTER, joinsEmoji } from '../policy/sanitise/characters.js';
 
-const TERMINAL_PATTERN = new RegExp(`${FLAG_TAGS}|\\r\\n|${UNSAFE}`, 'gu');
+const TERMINAL_PATTERN = new RegExp(`${FLAG_TAG_SEQUENCE}|\\r\\n|${UNSAFE_CHARACTER}`, 'gu');
 /** The same set in JSON text, where the only raw control is the newline of indentation (stringify escapes the rest). */
-const JSON_PATTERN = new RegExp(UNSAFE, 'gu');
-
-const EMOJI_BEFORE = /(?:\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})$/u;
-const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+const JSON_PATTERN = new RegExp(UNSAFE_CHARACTER, 'gu');
 
 /** How one unsafe character is shown. */
 function standIn(char: string): string {
@@ -39,13 +34,7 @@ function neutralise(text: string, oneLine: boolean): string {
     if (match === '\r\n') return oneLine ? '\u2424' : '\n';
     if (match === '\n') return oneLine ? '\u2424' : match;
     if (match === '\t') return oneLine ? '\u2409' : match;
-    if (
-      match === '\u200D' &&
-      EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 2), offset)) &&
-      EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3))
-    ) {
-      return match; // joins an emoji sequence such as 👩‍💻
-    }
+    if (match === '\u200D' && joinsEmoji(whole, offset)) return match; // joins an emoji sequence such as 👩‍💻
     return standIn(match);
   });
 }

@@ -230,7 +230,7 @@ describe('toolwire audit', () => {
       ],
       [
         ['audit', '--db', db, '--outcome', 'ok'],
-        '--outcome must be one of result, tool_error, protocol_error, timeout, cancelled, denied, rate_limited, unknown_tool, input_required, task, got "ok"',
+        '--outcome must be one of result, tool_error, protocol_error, timeout, cancelled, denied, rate_limited, unknown_tool, input_required, task, approval_requested, approval_approved, approval_denied, approval_redeemed, approval_refused, approval_expired, got "ok"',
       ],
       [['audit', '--db', db, '--limit', '0'], '--limit must be a whole number from 1 to 10000, got "0"'],
       [['audit', '--db', db, '--postgres', 'postgres://x/y'], 'give one of --db, --postgres or --config'],

@@ -324,10 +324,10 @@ export function auditScenarios(label: string, makeStore: () => Promise<StoreUnde
         assert.ok(!stored.includes(secret), `the stored row holds ${secret.slice(0, 12)}…`);
       }
       assert.deepEqual(JSON.parse(stored), {
-        command: 'deploy --key [REDACTED:aws-access-key] --token [REDACTED:jwt]',
-        pem: '[REDACTED:private-key]',
-        headers: ['Authorization: Bearer [REDACTED:bearer-token]'],
-        password: '[REDACTED]',
+        command: 'deploy --key [redacted:aws-access-key-id] --token [redacted:jwt]',
+        pem: '[redacted:private-key]',
+        headers: ['Authorization: Bearer [redacted:bearer-token]'],
+        password: '[redacted:secret-field]',
       });
       // The digest is of the arguments as sent: approvals and audit name the same call.
       assert.equal(record.argsDigest, argumentsDigest(args));

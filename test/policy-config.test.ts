@@ -51,6 +51,19 @@ const GOOD: Record<string, unknown> = {
     audit: { sqlite: './audit.db', requests: 'all', retention: { maxAgeDays: 90, maxRows: 1000 } },
   },
   'telemetry on': { oauth: OAUTH, scopes: RULES, telemetry: true },
+  'clean outputs off': { oauth: OAUTH, scopes: RULES, sanitise: false },
+  'clean outputs with settings': {
+    oauth: OAUTH,
+    scopes: RULES,
+    sanitise: {
+      text: true,
+      maxResultBytes: 65536,
+      maxBinaryBytes: 1048576,
+      maskErrors: false,
+      redact: true,
+      redactKeys: ['pin'],
+    },
+  },
   'telemetry with settings': {
     oauth: OAUTH,
     scopes: RULES,
@@ -92,7 +105,7 @@ const GOOD: Record<string, unknown> = {
 const BAD: Record<string, [unknown, string]> = {
   'not an object': [
     'x',
-    'policy must be an object with the optional keys oauth, apiKeys, anonymous, localScopes, scopes, rateLimits, audit, telemetry; got "x"',
+    'policy must be an object with the optional keys oauth, apiKeys, anonymous, localScopes, scopes, rateLimits, audit, telemetry, sanitise; got "x"',
   ],
   'no way to know callers': [
     { scopes: RULES },
@@ -125,6 +138,14 @@ const BAD: Record<string, [unknown, string]> = {
   'an audit with two stores': [
     { oauth: OAUTH, scopes: RULES, audit: { sqlite: 'a.db', postgres: 'postgres://x/y' } },
     'policy.audit needs exactly one of "sqlite" (a file path) or "postgres" (a postgres:// URL)',
+  ],
+  'sanitise true': [
+    { oauth: OAUTH, scopes: RULES, sanitise: true },
+    'policy.sanitise must be false or an object with the optional keys text, maxResultBytes, maxBinaryBytes, redact, maskErrors, redactKeys; got true',
+  ],
+  'a result bound below 1 KiB': [
+    { oauth: OAUTH, scopes: RULES, sanitise: { maxResultBytes: 10 } },
+    'policy.sanitise.maxResultBytes must be a whole number of bytes from 1024 to 1073741824; got 10',
   ],
   'telemetry false': [
     { oauth: OAUTH, scopes: RULES, telemetry: false },
@@ -201,6 +222,7 @@ describe('toolwire.json "policy": the reader and the schema agree', () => {
       apiKeys: { keys: [KEY] },
       audit: { sqlite: './audit.db', retention: { maxAgeDays: 1 } },
       telemetry: { recordArguments: true },
+      sanitise: { text: true },
     };
     // Paths to every object in a full section; the reader must name each path when it meets "zzz" there.
     const paths: string[][] = [
@@ -218,6 +240,7 @@ describe('toolwire.json "policy": the reader and the schema agree', () => {
       ['audit'],
       ['audit', 'retention'],
       ['telemetry'],
+      ['sanitise'],
     ];
     for (const path of paths) {
       const policy = structuredClone(withOauth) as Record<string, unknown>;

@@ -4,7 +4,7 @@
 import type { ApprovalEvent } from './approvals/index.js';
 import type { AuditEntry } from './audit/index.js';
 import { storableText } from './audit/entry.js';
-import { redactText } from './audit/index.js';
+import { redactText } from './redact/index.js';
 
 /** The audit record of one approval event. Arguments are not repeated: the call's own record holds them, redacted. */
 export function approvalEntry(event: ApprovalEvent): AuditEntry {
@@ -34,7 +34,7 @@ export function approvalEntry(event: ApprovalEvent): AuditEntry {
     approvalId: approval.id,
     outcome: `approval_${event.type}`,
     errorCode: null,
-    detail: said.length === 0 ? null : storableText(redactText(said.join('; '))),
+    detail: said.length === 0 ? null : storableText(redactText(said.join('; ')).text),
     latencyMs: 0,
     resultBytes: null,
   };

@@ -50,6 +50,24 @@ export {
   type ApprovalsOptions,
 } from './approvals/index.js';
 export {
+  DEFAULT_MAX_BINARY_BYTES,
+  DEFAULT_MAX_RESULT_BYTES,
+  cleanText,
+  maskInternals,
+  sanitise,
+  type SanitiseOptions,
+  type Sanitiser,
+} from './sanitise/index.js';
+export {
+  createRedactor,
+  redactSecrets,
+  redactText,
+  type Redaction,
+  type Redactor,
+  type RedactorOptions,
+  type TextRedaction,
+} from './redact/index.js';
+export {
   AUDIT_OUTCOMES,
   openAudit,
   queryAudit,

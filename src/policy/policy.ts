@@ -4,7 +4,7 @@
 // install on a server and to spread into HTTP options.
 
 import { type Caller, LOCAL_CALLER } from '../protocol/index.js';
-import type { Logger, McpServer } from '../server/index.js';
+import { type Logger, type McpServer, stderrLogger } from '../server/index.js';
 import type { HttpAuthenticate, HttpRoute } from '../transports/http/index.js';
 import {
   type ApiKeys,
@@ -18,6 +18,7 @@ import { type Audit, type AuditOptions, openAudit } from './audit/index.js';
 import { credentials } from './authenticate.js';
 import { type Bearer, type BearerOptions, bearer as createBearer } from './bearer/index.js';
 import { type RateLimitOptions, type RateLimiter, rateLimit } from './rate-limit/index.js';
+import { type Sanitiser, type SanitiseOptions, sanitise as createSanitiser } from './sanitise/index.js';
 import { type Scopes, type ScopesOptions, scopes as createScopes } from './scopes/index.js';
 import { type Telemetry, type TelemetryOptions, telemetry as createTelemetry } from './telemetry/index.js';
 
@@ -47,6 +48,11 @@ export interface PolicyOptions {
    * the flow on both eras, and the store; serve the approval page and API with `approvalsAdmin`.
    */
   approvals?: ApprovalsOptions;
+  /**
+   * Clean outputs: escapes and invisible characters removed, sizes bounded, internals masked in errors, optionally
+   * secrets redacted. On by default with a policy; false turns it off (and says so in the log).
+   */
+  sanitise?: SanitiseOptions | false;
   /** The audit trail: one chained, redacted record per call outcome (opened by loadPolicy only: it is async). */
   audit?: AuditOptions;
   /** Where the pieces report outages of the authorization server or the rate-limit store (never a token). */
@@ -65,12 +71,14 @@ export interface Policy {
   readonly rateLimiter: RateLimiter | undefined;
   readonly audit: Audit | undefined;
   readonly approvals: Approvals | undefined;
+  /** Undefined only when `sanitise: false`. */
+  readonly sanitiser: Sanitiser | undefined;
   /** Undefined when telemetry is off or @opentelemetry/api is not installed. */
   readonly telemetry: Telemetry | undefined;
   /**
    * Adds the visibility rule and the middleware to a server: telemetry outermost (its span covers everything), then
-   * the audit (it records the others' refusals), then scopes, then rate limits, then approvals (a caller refused for
-   * scope or rate never creates an approval to decide).
+   * the audit (it records the others' refusals and sees what the client got), then clean outputs, then scopes, then
+   * rate limits, then approvals (a caller refused for scope or rate never creates an approval to decide).
    */
   install(server: McpServer): McpServer;
   /** Stops timers and caches, and waits for the audit records of calls already admitted. */
@@ -138,6 +146,15 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit |
             },
           }),
         });
+  if (options.sanitise === false) {
+    (logger ?? stderrLogger).warn(
+      'policy: clean outputs are off (sanitise: false): results leave with escape sequences, invisible characters and unbounded sizes',
+    );
+  }
+  const sanitiser =
+    options.sanitise === false
+      ? undefined
+      : createSanitiser({ ...(logger !== undefined && { logger }), ...options.sanitise });
   const traces =
     options.telemetry === undefined
       ? undefined
@@ -157,11 +174,13 @@ function build(options: PolicyOptions, keys: ApiKeys | undefined, audit: Audit |
     audit,
     telemetry: tracing === undefined ? undefined : traces,
     approvals,
+    sanitiser,
     install(server) {
       if (installed.has(server)) throw new TypeError('policy: already installed on this server');
       installed.add(server);
       if (tracing !== undefined) server.use(tracing);
       if (audit !== undefined) server.use(audit.middleware);
+      if (sanitiser !== undefined) server.use(sanitiser.middleware);
       server.addVisibility(scopes.visibility);
       server.use(scopes.middleware);
       if (rateLimiter !== undefined) server.use(rateLimiter.middleware);

@@ -4,7 +4,15 @@
 
 import { isAbsolute, resolve } from 'node:path';
 import { readAuditConfig } from '../policy/audit/config.js';
-import type { Limit, PolicyOptions, RateLimitOptions, ScopeRule, TelemetryOptions } from '../policy/index.js';
+import { createRedactor } from '../policy/redact/index.js';
+import type {
+  Limit,
+  PolicyOptions,
+  RateLimitOptions,
+  SanitiseOptions,
+  ScopeRule,
+  TelemetryOptions,
+} from '../policy/index.js';
 import { ConfigReader } from './config-reader.js';
 import { ConfigError } from './pack.js';
 
@@ -17,7 +25,9 @@ export const POLICY_KEYS = [
   'rateLimits',
   'audit',
   'telemetry',
+  'sanitise',
 ] as const;
+const SANITISE_KEYS = ['text', 'maxResultBytes', 'maxBinaryBytes', 'redact', 'maskErrors', 'redactKeys'];
 const TELEMETRY_KEYS = ['recordArguments', 'recordResults', 'maxAttributeBytes', 'clientTraceContext'];
 const TRACE_CONTEXTS = ['parent', 'link', 'ignore'] as const;
 const OAUTH_KEYS = [
@@ -206,6 +216,34 @@ function readRule(item: ConfigReader, path: string): ScopeRule {
   return rule;
 }
 
+/** `sanitise`: false (off, which the policy logs), or how results are cleaned. */
+function readSanitise(read: ConfigReader): false | SanitiseOptions {
+  const raw = read.raw('sanitise');
+  if (raw === false) return false;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(
+      `${read.name('sanitise')} must be false or an object with the optional keys ${SANITISE_KEYS.join(', ')}; got ${show(raw)}`,
+    );
+  }
+  const inner = read.section('sanitise', SANITISE_KEYS);
+  const redactKeys = inner.given('redactKeys') ? list(inner, 'redactKeys') : undefined;
+  const redact = inner.given('redact') ? inner.boolean('redact', false) : redactKeys !== undefined;
+  if (redactKeys !== undefined && !redact) {
+    throw new ConfigError(`${inner.name('redactKeys')} needs ${inner.name('redact')}: true`);
+  }
+  return {
+    ...(inner.given('text') && { text: inner.boolean('text', true) }),
+    ...(inner.given('maxResultBytes') && {
+      maxResultBytes: inner.integer('maxResultBytes', 1024 * 1024, 1024, 1024 * 1024 * 1024, 'bytes'),
+    }),
+    ...(inner.given('maxBinaryBytes') && {
+      maxBinaryBytes: inner.integer('maxBinaryBytes', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'bytes'),
+    }),
+    ...(inner.given('maskErrors') && { maskErrors: inner.boolean('maskErrors', true) }),
+    ...(redact && { redact: redactKeys === undefined ? true : createRedactor({ secretKeys: redactKeys }) }),
+  };
+}
+
 /** `telemetry`: true (the defaults), or what to record and whose trace context to follow. */
 function readTelemetry(read: ConfigReader): true | TelemetryOptions {
   const raw = read.raw('telemetry');
@@ -327,6 +365,7 @@ export function readPolicyConfig(raw: unknown, file: string): PolicyOptions | un
   if (read.given('localScopes')) options.localScopes = list(read, 'localScopes');
   if (read.given('rateLimits')) options.rateLimits = readRateLimits(read.section('rateLimits', RATE_KEYS));
   if (read.given('telemetry')) options.telemetry = readTelemetry(read);
+  if (read.given('sanitise')) options.sanitise = readSanitise(read);
   if (read.given('audit')) {
     try {
       options.audit = readAuditConfig(read.raw('audit'), base, 'policy.audit');

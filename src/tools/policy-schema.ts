@@ -187,6 +187,41 @@ export const POLICY_SCHEMA: JsonSchema = {
         'Rate limits, checked after scopes.',
       ),
       audit: AUDIT_CONFIG_SCHEMA as JsonSchema,
+      sanitise: {
+        description:
+          'Clean outputs, on by default with a policy: escapes and invisible characters removed, sizes bounded, internals masked in errors. false turns it off (logged).',
+        oneOf: [
+          { const: false },
+          closed(
+            {
+              text: {
+                type: 'boolean',
+                description: 'Remove escape sequences and invisible characters. Default true.',
+              },
+              maxResultBytes: {
+                type: 'integer',
+                minimum: 1024,
+                maximum: 1024 * 1024 * 1024,
+                description: 'Text bytes one result may carry; past it, cut with a note. Default 1 MiB.',
+              },
+              maxBinaryBytes: {
+                type: 'integer',
+                minimum: 1024,
+                maximum: 1024 * 1024 * 1024,
+                description:
+                  'Image, audio and blob bytes one result may carry; past it, a note. Default 10 MiB.',
+              },
+              redact: { type: 'boolean', description: 'Replace secrets in results. Default false.' },
+              maskErrors: {
+                type: 'boolean',
+                description: 'Mask stack traces, paths and internal hosts in errors. Default true.',
+              },
+              redactKeys: strings('More JSON keys whose values are secrets (with redact).'),
+            },
+            'How results are cleaned.',
+          ),
+        ],
+      },
       telemetry: {
         description:
           'OpenTelemetry spans and durations per request (needs @opentelemetry/api; the global providers): true, or what to record.',

@@ -5,7 +5,6 @@ export { openAudit, type Audit, type AuditOptions } from './open.js';
 export { verifyAudit, type VerifyResult } from './verify.js';
 export { queryAudit, filterProblem } from './query.js';
 export { readAuditConfig, AuditConfigError, AUDIT_CONFIG_SCHEMA } from './config.js';
-export { redactSecrets, redactText } from './redact.js';
 export { GENESIS_HASH, canonicalJson, chainEntries, recordHash } from './chain.js';
 export { SqliteAuditStore, type SqliteStoreOptions } from './sqlite-store.js';
 export {

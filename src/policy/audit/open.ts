@@ -3,10 +3,9 @@
 import { stderrLogger, type Logger, type Middleware } from '../../server/index.js';
 import { auditMiddleware } from './middleware.js';
 import { PostgresAuditStore } from './postgres-store.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from '../redact/index.js';
 import { SqliteAuditStore } from './sqlite-store.js';
-import type {
-  AuditEntry, AuditStore, PruneRule } from './types.js';
+import type { AuditEntry, AuditStore, PruneRule } from './types.js';
 import { AuditWriter, DEFAULT_LIMITS } from './writer.js';
 
 export interface AuditOptions {
@@ -87,6 +86,9 @@ async function openStore(store: AuditOptions['store']): Promise<AuditStore> {
   return postgres;
 }
 
+/** The project's one redactor (policy/redact), as the audit applies it: what it stores, never what the client got. */
+const redactArguments = (value: unknown): unknown => redactSecrets(value).value;
+
 export async function openAudit(options: AuditOptions): Promise<Audit> {
   const requests = options.requests ?? 'calls';
   if (requests !== 'calls' && requests !== 'all') {
@@ -131,7 +133,7 @@ export async function openAudit(options: AuditOptions): Promise<Audit> {
   const middleware = auditMiddleware({
     writer,
     requests,
-    redact: options.redact ?? redactSecrets,
+    redact: options.redact ?? redactArguments,
     logger,
     now,
     description: store.description,

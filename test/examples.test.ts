@@ -211,3 +211,24 @@ test('examples/protect-server.ts: allowed, step-up 403 and rate-limited 429, as 
   assert.equal(lines[3], 'list_notes: 200 buy milk');
   assert.match(lines[4] ?? '', /^list_notes: 429 Rate limited: .* \[\d+\]$/);
 });
+
+test('examples/oversight.ts: a destructive call waits for an approver, runs once, and the trail shows each step', () => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'examples/oversight.ts'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  assert.match(lines[0] ?? '', /^approval needed: http:\/\/127\.0\.0\.1:\d+\/approvals\/[A-Za-z0-9_-]{24}$/);
+  assert.match(lines[1] ?? '', /^approved [A-Za-z0-9_-]{24}: tool "delete_notes" of agent$/);
+  assert.equal(lines[2], 'result: deleted 2 notes');
+  const trail = lines.slice(3, -1).map((line) => line.split(/\s{2,}/)[2]);
+  assert.deepEqual(trail, [
+    'approval_requested',
+    'input_required',
+    'approval_approved',
+    'approval_redeemed',
+    'result',
+  ]);
+  assert.match(lines.at(-1) ?? '', /^audit trail intact: 5 rows verified/);
+});

@@ -52,6 +52,32 @@ const GOOD: Record<string, unknown> = {
   },
   'telemetry on': { oauth: OAUTH, scopes: RULES, telemetry: true },
   'clean outputs off': { oauth: OAUTH, scopes: RULES, sanitise: false },
+  'approvals with everything': {
+    apiKeys: { keys: [KEY] },
+    scopes: RULES,
+    approvals: {
+      approvalUrl: 'https://mcp.example.com:8788/approvals',
+      admin: { host: '0.0.0.0', port: 8788, basePath: '/approvals' },
+      rules: [
+        { tools: ['deploy_*'], require: true },
+        { argument: 'path', prefix: '/etc/', require: true },
+        { annotations: ['read-only'], require: false },
+      ],
+      trustAnnotations: false,
+      ttlMs: 60000,
+      policyVersion: '2026-11-27',
+      allowSelfApproval: false,
+      decideScope: 'approvals:decide',
+      maxPendingPerCaller: 4,
+      maxApprovals: 100,
+      webhook: {
+        url: 'https://chat.example.com/hook',
+        secret: 'x'.repeat(32),
+        timeoutMs: 1000,
+        toleranceSeconds: 60,
+      },
+    },
+  },
   'clean outputs with settings': {
     oauth: OAUTH,
     scopes: RULES,
@@ -105,7 +131,7 @@ const GOOD: Record<string, unknown> = {
 const BAD: Record<string, [unknown, string]> = {
   'not an object': [
     'x',
-    'policy must be an object with the optional keys oauth, apiKeys, anonymous, localScopes, scopes, rateLimits, audit, telemetry, sanitise; got "x"',
+    'policy must be an object with the optional keys oauth, apiKeys, anonymous, localScopes, scopes, rateLimits, audit, telemetry, sanitise, approvals; got "x"',
   ],
   'no way to know callers': [
     { scopes: RULES },
@@ -138,6 +164,22 @@ const BAD: Record<string, [unknown, string]> = {
   'an audit with two stores': [
     { oauth: OAUTH, scopes: RULES, audit: { sqlite: 'a.db', postgres: 'postgres://x/y' } },
     'policy.audit needs exactly one of "sqlite" (a file path) or "postgres" (a postgres:// URL)',
+  ],
+  'approvals without admin': [
+    { apiKeys: { keys: [KEY] }, scopes: RULES, approvals: { approvalUrl: 'https://a/approvals' } },
+    'policy.approvals.admin is required: where toolwire serves the approval page and API, e.g. { "port": 8788 }',
+  ],
+  'an approval rule without require': [
+    {
+      apiKeys: { keys: [KEY] },
+      scopes: RULES,
+      approvals: { approvalUrl: 'https://a/approvals', admin: { port: 1 }, rules: [{ tools: ['x'] }] },
+    },
+    'policy.approvals.rules[0].require is required: true or false',
+  ],
+  'approvals with anonymous callers only': [
+    { anonymous: true, scopes: RULES, approvals: { approvalUrl: 'https://a/approvals', admin: { port: 1 } } },
+    'policy.approvals needs oauth or apiKeys: approvers are identified by their own credential (with the approvals:decide scope)',
   ],
   'sanitise true': [
     { oauth: OAUTH, scopes: RULES, sanitise: true },
@@ -223,6 +265,12 @@ describe('toolwire.json "policy": the reader and the schema agree', () => {
       audit: { sqlite: './audit.db', retention: { maxAgeDays: 1 } },
       telemetry: { recordArguments: true },
       sanitise: { text: true },
+      approvals: {
+        approvalUrl: 'https://a/approvals',
+        admin: { port: 1 },
+        rules: [{ tools: ['x'], require: true }],
+        webhook: { url: 'https://b/hook', secret: 'x'.repeat(32) },
+      },
     };
     // Paths to every object in a full section; the reader must name each path when it meets "zzz" there.
     const paths: string[][] = [
@@ -241,6 +289,10 @@ describe('toolwire.json "policy": the reader and the schema agree', () => {
       ['audit', 'retention'],
       ['telemetry'],
       ['sanitise'],
+      ['approvals'],
+      ['approvals', 'admin'],
+      ['approvals', 'rules', '0'],
+      ['approvals', 'webhook'],
     ];
     for (const path of paths) {
       const policy = structuredClone(withOauth) as Record<string, unknown>;

@@ -8,6 +8,7 @@ import { ConfigError, loadServeConfig } from '../tools/index.js';
 import { listenHttp } from '../transports/http/index.js';
 import { serveStdio } from '../transports/stdio/index.js';
 import { parseAddress } from './address.js';
+import { listenApprovals, type ApprovalsListening } from './approvals-listener.js';
 import { ExitCode } from './errors.js';
 import { keepStdoutForProtocol } from './stdout-guard.js';
 
@@ -85,6 +86,10 @@ function describePolicy(policy: Policy): string {
   if (policy.http.authenticate === undefined) parts.push('anonymous callers');
   parts.push('per-tool scopes');
   if (policy.rateLimiter !== undefined) parts.push('rate limits');
+  if (policy.approvals !== undefined) parts.push('approvals');
+  if (policy.audit !== undefined) parts.push(`audit (${policy.audit.store.description})`);
+  parts.push(policy.sanitiser === undefined ? 'clean outputs OFF' : 'clean outputs');
+  if (policy.telemetry !== undefined) parts.push('traces');
   return parts.join(', ');
 }
 
@@ -117,6 +122,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   }
   let server: McpServer;
   let policy: Policy | undefined;
+  let approvals: ApprovalsListening | undefined;
   try {
     const address = options.http === undefined ? undefined : parseAddress(options.http);
     // Before the user's modules load: their console output at load time must not reach the protocol stream either.
@@ -140,11 +146,17 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         throw new ConfigError(`policy: ${error instanceof Error ? error.message : String(error)}`);
       }
       policy.install(server);
+      const admin = loaded.policy.approvalsAdmin;
+      if (admin !== undefined) {
+        approvals = await listenApprovals(policy, admin);
+        if (approvals !== undefined) io.stderr.write(`toolwire: approvals at ${approvals.url}\n`);
+      }
     }
     if (address === undefined) {
       if (io.stdin?.isTTY === true) io.stderr.write(STDIO_TTY_NOTE);
       const serving = await serveStdio(server, policy?.stdio);
       await serving.closed;
+      await approvals?.close();
       await policy?.close();
       return ExitCode.Success;
     }
@@ -163,9 +175,12 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     await waitForSignal();
     await server.close();
     await listening.close();
+    await approvals?.close();
     await policy?.close();
     return ExitCode.Success;
   } catch (error) {
+    await approvals?.close();
+    await policy?.close().catch(() => undefined);
     const usage =
       error instanceof ConfigError || (error instanceof Error && error.message.startsWith('--http'));
     io.stderr.write(`toolwire: ${error instanceof Error ? error.message : String(error)}\n`);

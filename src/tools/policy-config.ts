@@ -6,6 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { readAuditConfig } from '../policy/audit/config.js';
 import { createRedactor } from '../policy/redact/index.js';
 import type {
+  ApprovalRule,
   Limit,
   PolicyOptions,
   RateLimitOptions,
@@ -26,7 +27,24 @@ export const POLICY_KEYS = [
   'audit',
   'telemetry',
   'sanitise',
+  'approvals',
 ] as const;
+const APPROVALS_KEYS = [
+  'approvalUrl',
+  'admin',
+  'rules',
+  'trustAnnotations',
+  'ttlMs',
+  'policyVersion',
+  'allowSelfApproval',
+  'decideScope',
+  'maxPendingPerCaller',
+  'maxApprovals',
+  'webhook',
+];
+const ADMIN_KEYS = ['host', 'port', 'basePath'];
+const WEBHOOK_KEYS = ['url', 'secret', 'secretEnv', 'timeoutMs', 'toleranceSeconds'];
+const APPROVAL_RULE_KEYS = ['tools', 'annotations', 'argument', 'equals', 'matches', 'prefix', 'require'];
 const SANITISE_KEYS = ['text', 'maxResultBytes', 'maxBinaryBytes', 'redact', 'maskErrors', 'redactKeys'];
 const TELEMETRY_KEYS = ['recordArguments', 'recordResults', 'maxAttributeBytes', 'clientTraceContext'];
 const TRACE_CONTEXTS = ['parent', 'link', 'ignore'] as const;
@@ -85,14 +103,14 @@ function objects<T>(
   path: string,
   keys: readonly string[],
   max: number,
-  item: (read: ConfigReader, path: string) => T,
+  item: (read: ConfigReader, path: string, raw: unknown) => T,
 ): T[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw new ConfigError(`${path} must be a list of objects; got ${show(raw)}`);
   if (raw.length > max) throw new ConfigError(`${path} must have at most ${max} items; got ${raw.length}`);
   return raw.map((entry: unknown, index) => {
     const at = `${path}[${index}]`;
-    return item(new ConfigReader(entry, at, keys), at);
+    return item(new ConfigReader(entry, at, keys), at, entry);
   });
 }
 
@@ -216,6 +234,103 @@ function readRule(item: ConfigReader, path: string): ScopeRule {
   return rule;
 }
 
+/** Where `toolwire serve` serves the approval page and API (policy.approvals.admin): a listener of its own. */
+export interface ApprovalsAdminListen {
+  host: string;
+  port: number;
+  basePath: string;
+}
+
+/** What `toolwire serve` needs of the policy section: the library's options, and the approvals' own listener. */
+export interface ServePolicy extends PolicyOptions {
+  approvalsAdmin?: ApprovalsAdminListen;
+}
+
+/** A secret given inline or, better, by the name of an environment variable that holds it. */
+function secretOf(read: ConfigReader, inline: string, env: string, what: string): string {
+  if (read.given(inline) === read.given(env)) {
+    throw new ConfigError(
+      `${read.name(inline)} or ${read.name(env)} (the name of an environment variable) is required, not both: ${what}`,
+    );
+  }
+  if (read.given(inline)) return read.string(inline, '', 'a non-empty string', (value) => value !== '');
+  const name = read.string(env, '', 'the name of an environment variable', (value) => value !== '');
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    throw new ConfigError(`${read.name(env)} names the environment variable ${name}, which is not set`);
+  }
+  return value;
+}
+
+/** `approvals`: a human in the loop; the rules' own checks run when the policy is built and name the rule. */
+function readApprovals(read: ConfigReader, policy: ServePolicy): void {
+  const inner = read.section('approvals', APPROVALS_KEYS);
+  const approvalUrl = required(
+    inner,
+    'approvalUrl',
+    'the URL approvers open, the admin listener\'s origin plus its basePath, e.g. "https://mcp.example.com:8788/approvals"',
+  );
+  if (!inner.given('admin')) {
+    throw new ConfigError(
+      `${inner.name('admin')} is required: where toolwire serves the approval page and API, e.g. { "port": 8788 }`,
+    );
+  }
+  const admin = inner.section('admin', ADMIN_KEYS);
+  if (!admin.given('port'))
+    throw new ConfigError(`${admin.name('port')} is required: the approval page's port`);
+  policy.approvalsAdmin = {
+    host: admin.string('host', '127.0.0.1', 'a host name or IP address', (value) => value !== ''),
+    port: admin.integer('port', 8788, 0, 65535, 'port'),
+    basePath: admin.string('basePath', '/approvals', 'a path like "/approvals"', (value) =>
+      /^\/[A-Za-z0-9._~\-/]*$/.test(value),
+    ),
+  };
+  const options: NonNullable<PolicyOptions['approvals']> = { approvalUrl };
+  if (inner.given('rules')) {
+    options.rules = objects(
+      inner.raw('rules'),
+      inner.name('rules'),
+      APPROVAL_RULE_KEYS,
+      MAX_RULES,
+      (item, at, entry) => {
+        if (!item.given('require')) throw new ConfigError(`${at}.require is required: true or false`);
+        item.boolean('require', true);
+        // The piece checks the rest (names, classes, the condition) and names the rule when it refuses one.
+        return entry as ApprovalRule; // an object with only rule keys, checked by ConfigReader above
+      },
+    );
+  }
+  if (inner.given('trustAnnotations')) options.trustAnnotations = inner.boolean('trustAnnotations', true);
+  if (inner.given('ttlMs'))
+    options.ttlMs = inner.integer('ttlMs', 600_000, 1_000, 7 * 24 * 3600 * 1000, 'milliseconds');
+  if (inner.given('policyVersion')) {
+    options.policyVersion = inner.string('policyVersion', '1', 'a non-empty string', (value) => value !== '');
+  }
+  if (inner.given('allowSelfApproval')) options.allowSelfApproval = inner.boolean('allowSelfApproval', false);
+  if (inner.given('decideScope')) {
+    options.decideScope = inner.string('decideScope', 'approvals:decide', 'a scope', (value) => value !== '');
+  }
+  if (inner.given('maxPendingPerCaller')) {
+    options.maxPendingPerCaller = inner.integer('maxPendingPerCaller', 16, 1, 10_000, 'approvals');
+  }
+  if (inner.given('maxApprovals'))
+    options.maxApprovals = inner.integer('maxApprovals', 10_000, 1, 1_000_000, 'approvals');
+  if (inner.given('webhook')) {
+    const hook = inner.section('webhook', WEBHOOK_KEYS);
+    options.webhook = {
+      url: required(hook, 'url', 'where new pending approvals are POSTed'),
+      secret: secretOf(hook, 'secret', 'secretEnv', 'the shared HMAC key (at least 32 bytes)'),
+      ...(hook.given('timeoutMs') && {
+        timeoutMs: hook.integer('timeoutMs', 5_000, 100, 60_000, 'milliseconds'),
+      }),
+      ...(hook.given('toleranceSeconds') && {
+        toleranceSeconds: hook.integer('toleranceSeconds', 300, 1, 3600, 'seconds'),
+      }),
+    };
+  }
+  policy.approvals = options;
+}
+
 /** `sanitise`: false (off, which the policy logs), or how results are cleaned. */
 function readSanitise(read: ConfigReader): false | SanitiseOptions {
   const raw = read.raw('sanitise');
@@ -323,7 +438,7 @@ function readRateLimits(read: ConfigReader): RateLimitOptions {
  * The "policy" section (undefined when the file has none), with paths resolved against the config file's folder.
  * What a piece checks beyond shape (URLs, scope strings, globs) it checks when the policy is built.
  */
-export function readPolicyConfig(raw: unknown, file: string): PolicyOptions | undefined {
+export function readPolicyConfig(raw: unknown, file: string): ServePolicy | undefined {
   if (raw === undefined) return undefined;
   const read = new ConfigReader(raw, 'policy', POLICY_KEYS);
   const base = resolve(file, '..');
@@ -350,7 +465,7 @@ export function readPolicyConfig(raw: unknown, file: string): PolicyOptions | un
       `${scopesReader.name('rules')} must have at least one rule: with none, every tool is hidden`,
     );
   }
-  const options: PolicyOptions = {
+  const options: ServePolicy = {
     scopes: {
       rules,
       ...(scopesReader.given('trustAnnotations') && {
@@ -366,6 +481,14 @@ export function readPolicyConfig(raw: unknown, file: string): PolicyOptions | un
   if (read.given('rateLimits')) options.rateLimits = readRateLimits(read.section('rateLimits', RATE_KEYS));
   if (read.given('telemetry')) options.telemetry = readTelemetry(read);
   if (read.given('sanitise')) options.sanitise = readSanitise(read);
+  if (read.given('approvals')) {
+    if (!read.given('oauth') && !read.given('apiKeys')) {
+      throw new ConfigError(
+        'policy.approvals needs oauth or apiKeys: approvers are identified by their own credential (with the approvals:decide scope)',
+      );
+    }
+    readApprovals(read, options);
+  }
   if (read.given('audit')) {
     try {
       options.audit = readAuditConfig(read.raw('audit'), base, 'policy.audit');

@@ -75,6 +75,8 @@ const KEY_RECORD: JsonSchema = closed(
 );
 
 export const POLICY_SCHEMA: JsonSchema = {
+  // Approvers are identified by a credential of their own.
+  dependencies: { approvals: { anyOf: [{ required: ['oauth'] }, { required: ['apiKeys'] }] } },
   ...closed(
     {
       oauth: closed(
@@ -221,6 +223,90 @@ export const POLICY_SCHEMA: JsonSchema = {
             'How results are cleaned.',
           ),
         ],
+      },
+      approvals: {
+        ...closed(
+          {
+            approvalUrl: text("The URL approvers open: the admin listener's origin plus its basePath."),
+            admin: closed(
+              {
+                host: text("The approval page's address. Default 127.0.0.1."),
+                port: { type: 'integer', minimum: 0, maximum: 65535, description: 'Its port.' },
+                basePath: {
+                  type: 'string',
+                  pattern: '^/[A-Za-z0-9._~\\-/]*$',
+                  description: 'Its path. Default /approvals.',
+                },
+              },
+              'Where `toolwire serve` serves the approval page and API (a listener of its own).',
+              ['port'],
+            ),
+            rules: {
+              type: 'array',
+              maxItems: 1_000,
+              items: closed(
+                {
+                  tools: strings('Tool names or globs.'),
+                  annotations: {
+                    type: 'array',
+                    minItems: 1,
+                    items: { enum: [...ANNOTATION_CLASSES] },
+                    description: 'Annotation classes.',
+                  },
+                  argument: text('An argument: a top-level name or a JSON pointer.'),
+                  equals: {
+                    anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+                    description: 'The argument equals this.',
+                  },
+                  matches: text('The argument matches this regular expression (a safe subset).'),
+                  prefix: { type: 'string', description: 'The argument starts with this.' },
+                  require: { type: 'boolean', description: 'Whether the calls it selects need a human.' },
+                },
+                'The first rule that selects a call decides; with none, destructive and unannotated tools need a human.',
+                ['require'],
+              ),
+              description: 'Which calls need approval.',
+            },
+            trustAnnotations: { type: 'boolean', description: "Believe tools' annotations. Default true." },
+            ttlMs: {
+              type: 'integer',
+              minimum: 1_000,
+              maximum: 7 * 24 * 3600 * 1000,
+              description: 'How long an approval waits for a decision and its retry. Default 10 minutes.',
+            },
+            policyVersion: text(
+              'Bound into every approval: changing it voids approvals given under old rules.',
+            ),
+            allowSelfApproval: {
+              type: 'boolean',
+              description: "Let the caller's own accept, or the caller as approver, count. Default false.",
+            },
+            decideScope: text('The scope an approver must hold. Default approvals:decide.'),
+            maxPendingPerCaller: { type: 'integer', minimum: 1, maximum: 10_000, description: 'Default 16.' },
+            maxApprovals: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'Default 10 000.' },
+            webhook: {
+              ...closed(
+                {
+                  url: text('Where new pending approvals are POSTed, signed.'),
+                  secret: text('The shared HMAC key (prefer secretEnv).'),
+                  secretEnv: text('The environment variable that holds it.'),
+                  timeoutMs: { type: 'integer', minimum: 100, maximum: 60_000, description: 'Default 5000.' },
+                  toleranceSeconds: {
+                    type: 'integer',
+                    minimum: 1,
+                    maximum: 3600,
+                    description: 'Default 300.',
+                  },
+                },
+                'Chat-ops: signed announcements out, signed decisions in.',
+                ['url'],
+              ),
+              oneOf: [{ required: ['secret'] }, { required: ['secretEnv'] }],
+            },
+          },
+          'A human in the loop for destructive calls.',
+          ['approvalUrl', 'admin'],
+        ),
       },
       telemetry: {
         description:

@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { PolicyOptions } from '../policy/index.js';
 import type { Logger, ToolConfig } from '../server/index.js';
 import { MAX_TIMEOUT_MS } from '../server/tool-definition.js';
 import type { HttpOptions } from '../transports/http/index.js';
@@ -22,7 +21,7 @@ import {
 import { MCP_SERVERS_SCHEMA } from './mcp-servers-schema.js';
 import { ConfigError } from './pack.js';
 import { DEFAULT_PACKS, PACKS } from './packs.js';
-import { readPolicyConfig } from './policy-config.js';
+import { readPolicyConfig, type ServePolicy } from './policy-config.js';
 import { POLICY_SCHEMA } from './policy-schema.js';
 import { Roots } from './roots.js';
 
@@ -40,7 +39,7 @@ export interface ServeConfig {
   /** The "http" section by dotted path; flags override it. */
   http: HttpValues;
   /** The "policy" section as the policy layer's options; absent when the file has none (no policy). */
-  policy?: PolicyOptions;
+  policy?: ServePolicy;
 }
 
 const TOP_KEYS = [
@@ -221,7 +220,7 @@ export async function loadServeConfig(settings: ServeSettings): Promise<{
   roots: Roots;
   packs: string[];
   http: HttpOptions;
-  policy: PolicyOptions | undefined;
+  policy: ServePolicy | undefined;
 }> {
   const file =
     settings.config === undefined

@@ -132,7 +132,8 @@ const httpKey = (name, workload) =>
 
 /**
  * The environment that turns a variant on in bench/servers/toolwire.mjs, and the authorization header its requests
- * carry: "policy" (a key set made for this run and its token), "audit" (a SQLite trail in `scratch`).
+ * carry: "policy" (a key set made for this run and its token), "audit" (a SQLite trail in `scratch`), and
+ * "audit-sanitise" (that trail and clean outputs).
  */
 async function variantSetup(workload, scratch) {
   if (workload.variant === 'policy') {

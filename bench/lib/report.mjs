@@ -110,6 +110,15 @@ function judgeTargets(summary) {
       `${(share * 100).toFixed(0)} % of the same server without it (target ≥ 75 %), p99 ${times(ratio(audited.p99Ms, off.p99Ms))} its p99, CPU per answer ${times(ratio(audited.cpuUsPerRequest, off.cpuUsPerRequest))}`,
     );
   }
+  const cleaned = summary['call-c16-audit-sanitise']?.toolwire;
+  if (cleaned !== undefined && off !== undefined) {
+    const share = ratio(cleaned.rps, off.rps);
+    add(
+      'HTTP tools/call c=16, audit + sanitise on',
+      share >= 0.75,
+      `${(share * 100).toFixed(0)} % of the same server without them (target ≥ 75 %), CPU per answer ${times(ratio(cleaned.cpuUsPerRequest, off.cpuUsPerRequest))}`,
+    );
+  }
   const load = summary['call-c64'];
   if (load?.toolwire?.rssPeakMiB !== undefined && load.bare?.rssPeakMiB !== undefined) {
     const cost = ratio(load.toolwire.rssPeakMiB, load.bare.rssPeakMiB);

@@ -104,6 +104,16 @@ export const WORKLOADS = [
     variant: 'audit',
     servers: ['toolwire'],
   },
+  {
+    // toolwire only: the audit trail and clean outputs (escapes, invisible characters, sizes, masked errors).
+    id: 'call-c16-audit-sanitise',
+    title: 'HTTP tools/call, c=16, audit + sanitise on',
+    kind: 'http',
+    tools: 10,
+    connections: 16,
+    variant: 'audit-sanitise',
+    servers: ['toolwire'],
+  },
   { id: 'stdio-seq', title: 'stdio tools/call, sequential', kind: 'stdio', tools: 10, inFlight: 1 },
   { id: 'stdio-64', title: 'stdio tools/call, 64 in flight', kind: 'stdio', tools: 10, inFlight: 64 },
 ];

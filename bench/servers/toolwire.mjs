@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { z } from 'zod';
 import { McpServer } from 'toolwire';
 import { createNodeHandler } from 'toolwire/http';
-import { createPolicy, openAudit } from 'toolwire/policy';
+import { createPolicy, openAudit, sanitise } from 'toolwire/policy';
 import { serveStdio } from 'toolwire/stdio';
 import {
   SUM_DESCRIPTION,
@@ -48,6 +48,8 @@ if (process.env.BENCH_AUDIT !== undefined) {
   const audit = await openAudit({ store: { kind: 'sqlite', path: process.env.BENCH_AUDIT } });
   server.use(audit.middleware);
 }
+// … and with clean outputs inside it, as a policy installs them.
+if (process.env.BENCH_SANITISE === '1') server.use(sanitise().middleware);
 
 if (transport === 'stdio') {
   await serveStdio(server);

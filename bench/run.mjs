@@ -140,11 +140,10 @@ async function variantSetup(workload, scratch) {
     const policy = await benchPolicy();
     return { env: policy.env, authorization: policy.authorization };
   }
-  if (workload.variant === 'audit') {
-    return {
-      env: { BENCH_AUDIT: join(scratch, `audit-${Date.now()}-${Math.random()}.db`) },
-      authorization: undefined,
-    };
+  if (workload.variant === 'audit' || workload.variant === 'audit-sanitise') {
+    const audit = join(scratch, `audit-${Date.now()}-${Math.random()}.db`);
+    const sanitise = workload.variant === 'audit-sanitise' ? { BENCH_SANITISE: '1' } : {};
+    return { env: { BENCH_AUDIT: audit, ...sanitise }, authorization: undefined };
   }
   return { env: {}, authorization: undefined };
 }

@@ -3,7 +3,17 @@
 // node_modules/.cache/toolwire-node/ (npm ci empties it; the npm cache keeps the download). The suite runs with that
 // binary first on PATH, so the processes the tests start run on it too. Exits 1 when any version's suite fails.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +56,72 @@ if (missing.length > 0) {
   }
 }
 
+// better-sqlite3 is a native module built for the Node that ran `npm ci`; another major needs its own build. Each is
+// built once from the package's sources against that Node's headers (the registry package ships them), kept in the
+// cache, swapped in for that major's run, and the original put back at the end.
+const SQLITE_PACKAGE = join(ROOT, 'node_modules', 'better-sqlite3');
+const SQLITE_BINDING = join(SQLITE_PACKAGE, 'build', 'Release', 'better_sqlite3.node');
+const nodeGyp = () => {
+  const npm = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim();
+  const candidates = [
+    join(npm, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+    join(
+      dirname(realpathSync(process.execPath)),
+      '..',
+      'lib',
+      'node_modules',
+      'npm',
+      'node_modules',
+      'node-gyp',
+      'bin',
+      'node-gyp.js',
+    ),
+  ];
+  return candidates.find((candidate) => existsSync(candidate));
+};
+function sqliteBindingFor(major, node) {
+  const cached = join(PREFIX, `better_sqlite3-node${major}-${PINNED[major]}.node`);
+  if (existsSync(cached)) return cached;
+  const gyp = nodeGyp();
+  if (gyp === undefined) throw new Error('node-gyp (bundled with npm) was not found');
+  const work = mkdtempSync(join(tmpdir(), `toolwire-sqlite-${major}-`));
+  try {
+    cpSync(SQLITE_PACKAGE, work, {
+      recursive: true,
+      filter: (path) => !path.includes(`${SQLITE_PACKAGE}/build`),
+    });
+    console.log(`test-on-node: building better-sqlite3 for Node ${PINNED[major]}`);
+    const build = spawnSync(
+      node,
+      [
+        gyp,
+        'rebuild',
+        '--release',
+        `--nodedir=${join(dirname(node), '..')}`,
+        `--jobs=${Math.max(1, os.availableParallelism?.() ?? 2)}`,
+      ],
+      {
+        cwd: work,
+        stdio: 'inherit',
+        timeout: INSTALL_TIMEOUT_MS,
+        env: { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` },
+      },
+    );
+    if (build.status !== 0)
+      throw new Error(`the build failed (${build.error?.message ?? `exit ${build.status}`})`);
+    copyFileSync(join(work, 'build', 'Release', 'better_sqlite3.node'), cached);
+    return cached;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+const originalBinding = join(PREFIX, 'better_sqlite3-original.node');
+if (existsSync(SQLITE_BINDING)) {
+  copyFileSync(SQLITE_BINDING, originalBinding);
+  // However this ends, node_modules is left with the build of the Node that installed it.
+  process.on('exit', () => copyFileSync(originalBinding, SQLITE_BINDING));
+}
+
 const failed = [];
 for (const major of majors) {
   const node = binary(major);
@@ -53,6 +129,15 @@ for (const major of majors) {
   if (version !== `v${PINNED[major]}`) {
     console.error(`test-on-node: no Node ${PINNED[major]} at ${node} (found ${version ?? 'nothing'})`);
     process.exit(1);
+  }
+  if (existsSync(originalBinding)) {
+    try {
+      copyFileSync(sqliteBindingFor(major, node), SQLITE_BINDING);
+    } catch (error) {
+      console.error(`test-on-node: better-sqlite3 for Node ${version}: ${error.message}`);
+      failed.push(version);
+      continue;
+    }
   }
   console.log(`\ntest-on-node: the test suite on Node ${version}`);
   const started = Date.now();

@@ -13,6 +13,17 @@ import type { Approval, ApprovalBinding, ApprovalStatus } from './store.js';
 
 /** The shape of an approval id: 144 random bits in base64url. */
 export const APPROVAL_ID = /^[A-Za-z0-9_-]{24}$/;
+
+/**
+ * 144 random bits as 24 base64url characters that never start with "-" or "_": an id is typed after
+ * `toolwire approvals approve`, where a leading dash reads as an option (regression: 1 in 32 ids failed there).
+ */
+export function newApprovalId(): string {
+  for (;;) {
+    const id = randomBytes(18).toString('base64url');
+    if (/^[A-Za-z0-9]/.test(id)) return id;
+  }
+}
 /** How much of the arguments an approver is shown (canonical JSON). */
 export const MAX_ARGUMENTS_PREVIEW = 8192;
 const MAX_REASON_LENGTH = 500;
@@ -94,7 +105,7 @@ export class ApprovalEngine {
   ): Promise<Approval | string> {
     const now = this.options.now();
     const approval: Approval = {
-      id: randomBytes(18).toString('base64url'),
+      id: newApprovalId(),
       caller: { via: caller.via, subject: caller.subject },
       principal: binding.principal,
       tool: binding.tool,

@@ -68,3 +68,14 @@ describe('approvals: memory store', () => {
     );
   });
 });
+
+describe('approval ids', () => {
+  it('never start with a dash or an underscore (a CLI argument would read as an option), and stay 24 characters', async () => {
+    const { APPROVAL_ID, newApprovalId } = await import('./engine.js');
+    for (let i = 0; i < 2_000; i++) {
+      const id = newApprovalId();
+      assert.match(id, APPROVAL_ID);
+      assert.match(id, /^[A-Za-z0-9]/);
+    }
+  });
+});

@@ -19,6 +19,7 @@ interface Database {
   prepare(source: string): Statement;
   transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate: (...args: A) => R };
   close(): void;
+  readonly open: boolean;
 }
 type DatabaseConstructor = new (
   path: string,
@@ -56,6 +57,7 @@ const headOf = (row: HeadRow): ChainHead => ({
 export class SqliteAuditStore implements AuditStore {
   readonly description: string;
   readonly #db: Database;
+  readonly #onExit: () => void;
   readonly #insert: Statement;
   readonly #readHead: Statement;
   readonly #writeHead: Statement;
@@ -76,6 +78,12 @@ export class SqliteAuditStore implements AuditStore {
     const Sqlite = load();
     const db = new Sqlite(file, { fileMustExist: true, timeout: 5_000 });
     this.#db = db;
+    // A database still open when the process exits is closed while Node's environment is alive: left to the
+    // garbage collector, its statements' finalizers run after teardown and abort the process on Node 24.
+    this.#onExit = () => {
+      if (db.open) db.close();
+    };
+    process.once('exit', this.#onExit);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     if (options.mustExist !== true) {
@@ -157,6 +165,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   async close(): Promise<void> {
+    process.off('exit', this.#onExit);
     this.#db.close();
   }
 }

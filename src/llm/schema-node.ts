@@ -39,11 +39,13 @@ function providerKeys(keys: readonly string[], p: Profile): Map<string, string> 
   const mapped = new Map<string, string>();
   if (p.keyPattern === undefined) return mapped;
   const max = p.maxKeyLength ?? 64;
-  const taken = new Set(keys.filter((key) => p.keyPattern?.test(key) === true));
+  // "__proto__" is never sent: providers and SDKs parse arguments into plain objects, where it is no property.
+  const usable = (key: string): boolean => p.keyPattern?.test(key) === true && key !== '__proto__';
+  const taken = new Set(keys.filter(usable));
   for (const key of keys) {
     if (taken.has(key)) continue;
     let candidate = key.replace(/[^a-zA-Z0-9_.-]/g, '_');
-    if (candidate === '' || candidate.length > max || taken.has(candidate)) {
+    if (candidate === '' || candidate === '__proto__' || candidate.length > max || taken.has(candidate)) {
       candidate = `${candidate.slice(0, max - 9)}_${stableHash(key)}`;
     }
     if (taken.has(candidate))
@@ -232,7 +234,12 @@ function convertProperties(s: JsonObject, shape: Shape, pointer: string, ctx: Co
       }
     }
     if (converted.shape !== undefined) (shape.properties ??= new Map()).set(providerKey, converted.shape);
-    out[providerKey] = schema;
+    Object.defineProperty(out, providerKey, {
+      value: schema,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   s.properties = out;
   if (allRequired) s.required = Object.keys(out);

@@ -63,7 +63,13 @@ export function restoreValue(value: unknown, shape: Shape | undefined): unknown 
     const original = shape.keys?.get(key) ?? key;
     const childShape =
       shape.properties?.get(key) ?? (shape.keys?.has(key) === true ? undefined : shape.additional);
-    out[original] = restoreValue(child, childShape);
+    // Defined, not assigned: a key "__proto__" is data here, never the object's prototype.
+    Object.defineProperty(out, original, {
+      value: restoreValue(child, childShape),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -1,21 +1,33 @@
-// toolwire.json's "policy" section: who may call (OAuth, API keys), what (scope rules) and how often (rate limits),
+// toolwire.json's "policy" section: who may call (OAuth, API keys), what (scope rules) and how often (rate limits)
+// here, the oversight parts in policy-config-oversight.ts;
 // checked key by key with errors that name the key, and turned into the policy layer's options. Its JSON Schema is
 // policy-schema.ts; test/policy-config.test.ts holds the two to the same answers.
 
 import { isAbsolute, resolve } from 'node:path';
 import { readAuditConfig } from '../policy/audit/config.js';
-import { createRedactor } from '../policy/redact/index.js';
-import type {
-  ApprovalRule,
-  Limit,
-  PolicyOptions,
-  RateLimitOptions,
-  SanitiseOptions,
-  ScopeRule,
-  TelemetryOptions,
-} from '../policy/index.js';
+import type { Limit, PolicyOptions, RateLimitOptions, ScopeRule } from '../policy/index.js';
 import { ConfigReader } from './config-reader.js';
 import { ConfigError } from './pack.js';
+import {
+  readApprovals,
+  readSanitise,
+  readTelemetry,
+  type ApprovalsAdminListen,
+  type ServePolicy,
+} from './policy-config-oversight.js';
+import {
+  ANNOTATION_CLASSES,
+  MAX_KEYS,
+  MAX_RULES,
+  RATE_CLASSES,
+  list,
+  objects,
+  required,
+  show,
+} from './policy-config-read.js';
+
+export { ANNOTATION_CLASSES, RATE_CLASSES };
+export type { ApprovalsAdminListen, ServePolicy };
 
 export const POLICY_KEYS = [
   'oauth',
@@ -29,25 +41,6 @@ export const POLICY_KEYS = [
   'sanitise',
   'approvals',
 ] as const;
-const APPROVALS_KEYS = [
-  'approvalUrl',
-  'admin',
-  'rules',
-  'trustAnnotations',
-  'ttlMs',
-  'policyVersion',
-  'allowSelfApproval',
-  'decideScope',
-  'maxPendingPerCaller',
-  'maxApprovals',
-  'webhook',
-];
-const ADMIN_KEYS = ['host', 'port', 'basePath'];
-const WEBHOOK_KEYS = ['url', 'secret', 'secretEnv', 'timeoutMs', 'toleranceSeconds'];
-const APPROVAL_RULE_KEYS = ['tools', 'annotations', 'argument', 'equals', 'matches', 'prefix', 'require'];
-const SANITISE_KEYS = ['text', 'maxResultBytes', 'maxBinaryBytes', 'redact', 'maskErrors', 'redactKeys'];
-const TELEMETRY_KEYS = ['recordArguments', 'recordResults', 'maxAttributeBytes', 'clientTraceContext'];
-const TRACE_CONTEXTS = ['parent', 'link', 'ignore'] as const;
 const OAUTH_KEYS = [
   'resource',
   'authorizationServers',
@@ -69,51 +62,6 @@ const SCOPES_KEYS = ['trustAnnotations', 'implies', 'rules'];
 const RULE_KEYS = ['tools', 'annotations', 'prompts', 'resources', 'see', 'call'];
 const RATE_KEYS = ['perCall', 'tools', 'classes', 'total', 'concurrency', 'countAllRequests'];
 const LIMIT_KEYS = ['points', 'durationSeconds'];
-export const ANNOTATION_CLASSES = [
-  'read-only',
-  'destructive',
-  'open-world',
-  'idempotent',
-  'non-destructive',
-] as const;
-export const RATE_CLASSES = ANNOTATION_CLASSES;
-
-const MAX_RULES = 1_000;
-const MAX_KEYS = 100_000;
-const MAX_LIST = 1_000;
-
-const show = (value: unknown): string => {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-};
-
-const nonEmpty = (item: string): string | undefined => (item === '' ? 'must not be empty' : undefined);
-const list = (read: ConfigReader, key: string): string[] =>
-  read.stringList(key, [], { maxItems: MAX_LIST, check: nonEmpty });
-
-/** A string key that must be there. */
-function required(read: ConfigReader, key: string, what: string): string {
-  if (!read.given(key)) throw new ConfigError(`${read.name(key)} is required: ${what}`);
-  return read.string(key, '', what, (value) => value !== '');
-}
-
-/** A list of objects, each read by `item` with a reader named `<key>[i]`. */
-function objects<T>(
-  raw: unknown,
-  path: string,
-  keys: readonly string[],
-  max: number,
-  item: (read: ConfigReader, path: string, raw: unknown) => T,
-): T[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new ConfigError(`${path} must be a list of objects; got ${show(raw)}`);
-  if (raw.length > max) throw new ConfigError(`${path} must have at most ${max} items; got ${raw.length}`);
-  return raw.map((entry: unknown, index) => {
-    const at = `${path}[${index}]`;
-    return item(new ConfigReader(entry, at, keys), at, entry);
-  });
-}
-
 function readLimit(raw: unknown, path: string): Limit {
   const read = new ConfigReader(raw, path, LIMIT_KEYS);
   if (!read.given('points') || !read.given('durationSeconds')) {
@@ -232,158 +180,6 @@ function readRule(item: ConfigReader, path: string): ScopeRule {
     throw new ConfigError(`${path} names nothing: give tools, annotations, prompts or resources`);
   }
   return rule;
-}
-
-/** Where `toolwire serve` serves the approval page and API (policy.approvals.admin): a listener of its own. */
-export interface ApprovalsAdminListen {
-  host: string;
-  port: number;
-  basePath: string;
-}
-
-/** What `toolwire serve` needs of the policy section: the library's options, and the approvals' own listener. */
-export interface ServePolicy extends PolicyOptions {
-  approvalsAdmin?: ApprovalsAdminListen;
-}
-
-/** A secret given inline or, better, by the name of an environment variable that holds it. */
-function secretOf(read: ConfigReader, inline: string, env: string, what: string): string {
-  if (read.given(inline) === read.given(env)) {
-    throw new ConfigError(
-      `${read.name(inline)} or ${read.name(env)} (the name of an environment variable) is required, not both: ${what}`,
-    );
-  }
-  if (read.given(inline)) return read.string(inline, '', 'a non-empty string', (value) => value !== '');
-  const name = read.string(env, '', 'the name of an environment variable', (value) => value !== '');
-  const value = process.env[name];
-  if (value === undefined || value === '') {
-    throw new ConfigError(`${read.name(env)} names the environment variable ${name}, which is not set`);
-  }
-  return value;
-}
-
-/** `approvals`: a human in the loop; the rules' own checks run when the policy is built and name the rule. */
-function readApprovals(read: ConfigReader, policy: ServePolicy): void {
-  const inner = read.section('approvals', APPROVALS_KEYS);
-  const approvalUrl = required(
-    inner,
-    'approvalUrl',
-    'the URL approvers open, the admin listener\'s origin plus its basePath, e.g. "https://mcp.example.com:8788/approvals"',
-  );
-  if (!inner.given('admin')) {
-    throw new ConfigError(
-      `${inner.name('admin')} is required: where toolwire serves the approval page and API, e.g. { "port": 8788 }`,
-    );
-  }
-  const admin = inner.section('admin', ADMIN_KEYS);
-  if (!admin.given('port'))
-    throw new ConfigError(`${admin.name('port')} is required: the approval page's port`);
-  policy.approvalsAdmin = {
-    host: admin.string('host', '127.0.0.1', 'a host name or IP address', (value) => value !== ''),
-    port: admin.integer('port', 8788, 0, 65535, 'port'),
-    basePath: admin.string('basePath', '/approvals', 'a path like "/approvals"', (value) =>
-      /^\/[A-Za-z0-9._~\-/]*$/.test(value),
-    ),
-  };
-  const options: NonNullable<PolicyOptions['approvals']> = { approvalUrl };
-  if (inner.given('rules')) {
-    options.rules = objects(
-      inner.raw('rules'),
-      inner.name('rules'),
-      APPROVAL_RULE_KEYS,
-      MAX_RULES,
-      (item, at, entry) => {
-        if (!item.given('require')) throw new ConfigError(`${at}.require is required: true or false`);
-        item.boolean('require', true);
-        // The piece checks the rest (names, classes, the condition) and names the rule when it refuses one.
-        return entry as ApprovalRule; // an object with only rule keys, checked by ConfigReader above
-      },
-    );
-  }
-  if (inner.given('trustAnnotations')) options.trustAnnotations = inner.boolean('trustAnnotations', true);
-  if (inner.given('ttlMs'))
-    options.ttlMs = inner.integer('ttlMs', 600_000, 1_000, 7 * 24 * 3600 * 1000, 'milliseconds');
-  if (inner.given('policyVersion')) {
-    options.policyVersion = inner.string('policyVersion', '1', 'a non-empty string', (value) => value !== '');
-  }
-  if (inner.given('allowSelfApproval')) options.allowSelfApproval = inner.boolean('allowSelfApproval', false);
-  if (inner.given('decideScope')) {
-    options.decideScope = inner.string('decideScope', 'approvals:decide', 'a scope', (value) => value !== '');
-  }
-  if (inner.given('maxPendingPerCaller')) {
-    options.maxPendingPerCaller = inner.integer('maxPendingPerCaller', 16, 1, 10_000, 'approvals');
-  }
-  if (inner.given('maxApprovals'))
-    options.maxApprovals = inner.integer('maxApprovals', 10_000, 1, 1_000_000, 'approvals');
-  if (inner.given('webhook')) {
-    const hook = inner.section('webhook', WEBHOOK_KEYS);
-    options.webhook = {
-      url: required(hook, 'url', 'where new pending approvals are POSTed'),
-      secret: secretOf(hook, 'secret', 'secretEnv', 'the shared HMAC key (at least 32 bytes)'),
-      ...(hook.given('timeoutMs') && {
-        timeoutMs: hook.integer('timeoutMs', 5_000, 100, 60_000, 'milliseconds'),
-      }),
-      ...(hook.given('toleranceSeconds') && {
-        toleranceSeconds: hook.integer('toleranceSeconds', 300, 1, 3600, 'seconds'),
-      }),
-    };
-  }
-  policy.approvals = options;
-}
-
-/** `sanitise`: false (off, which the policy logs), or how results are cleaned. */
-function readSanitise(read: ConfigReader): false | SanitiseOptions {
-  const raw = read.raw('sanitise');
-  if (raw === false) return false;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ConfigError(
-      `${read.name('sanitise')} must be false or an object with the optional keys ${SANITISE_KEYS.join(', ')}; got ${show(raw)}`,
-    );
-  }
-  const inner = read.section('sanitise', SANITISE_KEYS);
-  const redactKeys = inner.given('redactKeys') ? list(inner, 'redactKeys') : undefined;
-  const redact = inner.given('redact') ? inner.boolean('redact', false) : redactKeys !== undefined;
-  if (redactKeys !== undefined && !redact) {
-    throw new ConfigError(`${inner.name('redactKeys')} needs ${inner.name('redact')}: true`);
-  }
-  return {
-    ...(inner.given('text') && { text: inner.boolean('text', true) }),
-    ...(inner.given('maxResultBytes') && {
-      maxResultBytes: inner.integer('maxResultBytes', 1024 * 1024, 1024, 1024 * 1024 * 1024, 'bytes'),
-    }),
-    ...(inner.given('maxBinaryBytes') && {
-      maxBinaryBytes: inner.integer('maxBinaryBytes', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'bytes'),
-    }),
-    ...(inner.given('maskErrors') && { maskErrors: inner.boolean('maskErrors', true) }),
-    ...(redact && { redact: redactKeys === undefined ? true : createRedactor({ secretKeys: redactKeys }) }),
-  };
-}
-
-/** `telemetry`: true (the defaults), or what to record and whose trace context to follow. */
-function readTelemetry(read: ConfigReader): true | TelemetryOptions {
-  const raw = read.raw('telemetry');
-  if (raw === true) return true;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ConfigError(
-      `${read.name('telemetry')} must be true or an object with the optional keys ${TELEMETRY_KEYS.join(', ')}; got ${show(raw)}`,
-    );
-  }
-  const inner = read.section('telemetry', TELEMETRY_KEYS);
-  const options: TelemetryOptions = {};
-  if (inner.given('recordArguments')) options.recordArguments = inner.boolean('recordArguments', false);
-  if (inner.given('recordResults')) options.recordResults = inner.boolean('recordResults', false);
-  if (inner.given('maxAttributeBytes')) {
-    options.maxAttributeBytes = inner.integer('maxAttributeBytes', 4096, 64, 1024 * 1024, 'bytes');
-  }
-  if (inner.given('clientTraceContext')) {
-    options.clientTraceContext = inner.string(
-      'clientTraceContext',
-      'parent',
-      'one of parent, link, ignore',
-      (value) => (TRACE_CONTEXTS as readonly string[]).includes(value),
-    ) as (typeof TRACE_CONTEXTS)[number]; // checked to be one of them just above
-  }
-  return options;
 }
 
 /** `implies`: a broad scope → the narrower scopes it grants (the MCP authorization spec: broad satisfies narrow). */

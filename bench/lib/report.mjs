@@ -91,32 +91,21 @@ function judgeTargets(summary) {
       `${times(cost)} bare (target ≤ 1.5×)`,
     );
   }
-  const on = summary['call-c16-policy']?.toolwire;
+  // Layers on the request path, each against the same toolwire server without it, in the same run.
   const off = summary['call-c16']?.toolwire;
-  if (on !== undefined && off !== undefined) {
+  const LAYERS = [
+    ['call-c16-policy', 'HTTP tools/call c=16, policy on (JWT + scopes + rate limit)', 0.85],
+    ['call-c16-audit', 'HTTP tools/call c=16, audit on (SQLite)', 0.75],
+    ['call-c16-audit-sanitise', 'HTTP tools/call c=16, audit + sanitise on', 0.75],
+  ];
+  for (const [id, name, target] of LAYERS) {
+    const on = summary[id]?.toolwire;
+    if (on === undefined || off === undefined) continue;
     const share = ratio(on.rps, off.rps);
     add(
-      'HTTP tools/call c=16, policy on (JWT + scopes + rate limit)',
-      share >= 0.85,
-      `${(share * 100).toFixed(0)} % of the same server without policy (target ≥ 85 %), p99 ${times(ratio(on.p99Ms, off.p99Ms))} its p99, CPU per answer ${times(ratio(on.cpuUsPerRequest, off.cpuUsPerRequest))}`,
-    );
-  }
-  const audited = summary['call-c16-audit']?.toolwire;
-  if (audited !== undefined && off !== undefined) {
-    const share = ratio(audited.rps, off.rps);
-    add(
-      'HTTP tools/call c=16, audit on (SQLite)',
-      share >= 0.75,
-      `${(share * 100).toFixed(0)} % of the same server without it (target ≥ 75 %), p99 ${times(ratio(audited.p99Ms, off.p99Ms))} its p99, CPU per answer ${times(ratio(audited.cpuUsPerRequest, off.cpuUsPerRequest))}`,
-    );
-  }
-  const cleaned = summary['call-c16-audit-sanitise']?.toolwire;
-  if (cleaned !== undefined && off !== undefined) {
-    const share = ratio(cleaned.rps, off.rps);
-    add(
-      'HTTP tools/call c=16, audit + sanitise on',
-      share >= 0.75,
-      `${(share * 100).toFixed(0)} % of the same server without them (target ≥ 75 %), CPU per answer ${times(ratio(cleaned.cpuUsPerRequest, off.cpuUsPerRequest))}`,
+      name,
+      share >= target,
+      `${(share * 100).toFixed(0)} % of the same server without it (target ≥ ${target * 100} %), p99 ${times(ratio(on.p99Ms, off.p99Ms))} its p99, CPU per answer ${times(ratio(on.cpuUsPerRequest, off.cpuUsPerRequest))}`,
     );
   }
   const load = summary['call-c64'];

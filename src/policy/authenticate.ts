@@ -78,6 +78,7 @@ export function credentials(options: CredentialsOptions): HttpAuthenticate {
       return apiKeys.verify(token) ?? wrongKey;
     }
     if (bearer === undefined) return notAKey;
-    return bearer.authenticate(request);
+    // The header is read once: the bearer piece takes the token as it is.
+    return bearer.authenticateToken(token);
   };
 }

@@ -31,6 +31,8 @@ const MAX_PENDING = 1_000;
 export interface Bearer {
   /** The HTTP edge hook: a Caller (via "bearer"), or a 401 / 503 challenge. */
   readonly authenticate: HttpAuthenticate;
+  /** authenticate, for a token already read from the request (a composition that parsed the header itself). */
+  authenticateToken(token: string): Caller | HttpChallenge | Promise<Caller | HttpChallenge>;
   /** RFC 9728 metadata at /.well-known/oauth-protected-resource and its path-inserted form for the resource path. */
   readonly routes: Record<string, HttpRoute>;
   /** Absolute URL of the path-inserted metadata document (the `resource_metadata` of every challenge). */
@@ -149,6 +151,14 @@ export function bearer(options: BearerOptions): Bearer {
           description: outcome.message,
         });
 
+  /** The hot path: a cached token answers synchronously, the same Caller object every time. */
+  const authenticateToken = (token: string): Caller | HttpChallenge | Promise<Caller | HttpChallenge> => {
+    const hash = tokenHash(token);
+    const cached = verified.get(hash);
+    if (cached !== undefined) return cached;
+    return verifyHashed(token, hash).then((outcome) => (outcome.ok ? outcome.caller : challengeFor(outcome)));
+  };
+
   const authenticate: HttpAuthenticate = (request: HttpRequestInfo) => {
     const presented = presentedCredential(request);
     if (presented.kind === 'none') return unauthorized(resourceMetadataUrl, config.requiredScopes);
@@ -158,17 +168,12 @@ export function bearer(options: BearerOptions): Bearer {
         description: presented.problem,
       });
     }
-    // The hot path: a cached token answers synchronously, the same Caller object every time.
-    const hash = tokenHash(presented.token);
-    const cached = verified.get(hash);
-    if (cached !== undefined) return cached;
-    return verifyHashed(presented.token, hash).then((outcome) =>
-      outcome.ok ? outcome.caller : challengeFor(outcome),
-    );
+    return authenticateToken(presented.token);
   };
 
   return {
     authenticate,
+    authenticateToken,
     routes: metadataRoutes(config, options.resource),
     resourceMetadataUrl,
     verify,

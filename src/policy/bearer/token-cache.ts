@@ -2,10 +2,16 @@
 // finds the same frozen Caller, with no signature check and no call to the authorization server. Bounded: the least
 // recently used entry goes first, and an expired entry is dropped when met.
 
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /** The cache key of a token: its SHA-256, so the cache never holds the token itself. */
-export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('base64url');
+// crypto.hash (Node 20.12 and later) makes no Hash object: this runs on every request with a bearer token.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string })
+  .hash;
+export const tokenHash = (token: string): string =>
+  oneShot === undefined
+    ? crypto.createHash('sha256').update(token).digest('base64url')
+    : oneShot('sha256', token, 'base64url');
 
 interface Entry<T> {
   readonly value: T;

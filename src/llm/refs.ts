@@ -44,6 +44,14 @@ function resolve(root: JsonObject, ref: string): unknown {
  * dynamic reference, a reference that resolves to nothing, a recursive schema, or one too large once inlined.
  * `counted.refs` says how many references were replaced.
  */
+/**
+ * Sets a key as an own data property: a schema's property named "__proto__" is data, never the copy's prototype
+ * (assignment would drop it; found by the round-trip property test).
+ */
+export function defineKey(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export function inlineRefs(root: JsonObject, counted: { refs: number } = { refs: 0 }): JsonObject {
   let nodes = 0;
   const copyMap = (
@@ -54,7 +62,7 @@ export function inlineRefs(root: JsonObject, counted: { refs: number } = { refs:
   ): JsonObject => {
     const out: JsonObject = {};
     for (const [name, child] of Object.entries(map))
-      out[name] = copy(child, `${pointer}/${name}`, expanding, depth + 1);
+      defineKey(out, name, copy(child, `${pointer}/${name}`, expanding, depth + 1));
     return out;
   };
   const copy = (value: unknown, pointer: string, expanding: readonly string[], depth: number): unknown => {
@@ -97,9 +105,10 @@ export function inlineRefs(root: JsonObject, counted: { refs: number } = { refs:
     for (const [key, child] of Object.entries(value)) {
       if (key === '$ref' || DEFINITIONS.has(key)) continue;
       const at = `${pointer}/${key}`;
-      if (DATA_KEYWORDS.has(key)) out[key] = structuredClone(child);
-      else if (NAME_MAPS.has(key) && isJsonObject(child)) out[key] = copyMap(child, at, expanding, depth + 1);
-      else out[key] = copy(child, at, expanding, depth + 1);
+      if (DATA_KEYWORDS.has(key)) defineKey(out, key, structuredClone(child));
+      else if (NAME_MAPS.has(key) && isJsonObject(child))
+        defineKey(out, key, copyMap(child, at, expanding, depth + 1));
+      else defineKey(out, key, copy(child, at, expanding, depth + 1));
     }
     return out;
   };

@@ -294,12 +294,12 @@ describe('round trip (property)', () => {
 });
 
 describe('regression: keys that spell __proto__', () => {
-  it('"  proto  " (which the charset would turn into __proto__) is renamed to another key and restored as data', () => {
-    const keys = ['  proto  ', 'plain'];
+  it('"__proto__" itself and "  proto  " (which the charset would turn into it) are sent renamed and restored as data', () => {
+    const keys = ['  proto  ', '__proto__', 'plain'];
     const properties = Object.fromEntries(keys.map((key) => [key, { type: 'string' }]));
     const compiled = compile({ type: 'object', properties, required: keys }, 'anthropic');
     const sent = Object.keys(compiled.schema.properties as JsonObject);
-    assert.equal(sent.length, 2);
+    assert.equal(sent.length, 3);
     assert.ok(!sent.includes('__proto__'), JSON.stringify(sent));
     const args = Object.fromEntries(sent.map((key, index) => [key, `v${index}`]));
     const restored = restoreArguments(args, compiled.shape) as Record<string, unknown>;

@@ -5,7 +5,7 @@
 import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
 import { stableHash } from './names.js';
 import type { Profile } from './profiles.js';
-import { NAME_MAPS } from './refs.js';
+import { NAME_MAPS, defineKey } from './refs.js';
 import { SchemaRefusal, where } from './refusal.js';
 import {
   DROPPED,
@@ -68,8 +68,9 @@ export function mergeAllOf(schema: JsonObject): boolean {
     if (!isJsonObject(branch) || !Object.keys(branch).every((key) => simple.has(key))) return false;
     if (branch.type !== undefined && branch.type !== 'object') return false;
     for (const [key, value] of Object.entries(isJsonObject(branch.properties) ? branch.properties : {})) {
-      if (key in properties && JSON.stringify(properties[key]) !== JSON.stringify(value)) return false;
-      properties[key] = value;
+      if (Object.hasOwn(properties, key) && JSON.stringify(properties[key]) !== JSON.stringify(value))
+        return false;
+      defineKey(properties, key, value);
     }
     for (const name of Array.isArray(branch.required) ? branch.required : []) required.add(name);
     if (branch.additionalProperties === false) closed = true;

@@ -2,6 +2,7 @@
 // dropped, a wrapped root unwrapped. Recorded by the schema compiler, only where something changed.
 
 import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
+import { defineKey } from './refs.js';
 
 export interface Shape {
   /** Provider key → original key, for the keys that were renamed. */
@@ -63,13 +64,7 @@ export function restoreValue(value: unknown, shape: Shape | undefined): unknown 
     const original = shape.keys?.get(key) ?? key;
     const childShape =
       shape.properties?.get(key) ?? (shape.keys?.has(key) === true ? undefined : shape.additional);
-    // Defined, not assigned: a key "__proto__" is data here, never the object's prototype.
-    Object.defineProperty(out, original, {
-      value: restoreValue(child, childShape),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    defineKey(out, original, restoreValue(child, childShape)); // "__proto__" stays data
   }
   return out;
 }

@@ -243,27 +243,36 @@ export class Intake {
   }
 
   #chain(scope: RequestScope, handler: RequestHandler): Promise<Outcome> {
-    const view = new ScopeView(scope);
     // While policy decides (an approval may take minutes), a notifications/cancelled must find the request.
     scope.connection.track(scope);
-    const middleware = this.#middleware;
-    const run = (index: number): Promise<Outcome> => {
-      const current = middleware[index];
+    return this.#step(0, scope, new ScopeView(scope), handler);
+  }
+
+  /**
+   * Runs middleware `index` (or, past the last, the handler) now, in this turn: a step that answers synchronously
+   * costs no microtask hop (four of them per call with the policy layer on were 2 % of its profile). A throw becomes
+   * a rejection, so every step answers a promise, as Next promises.
+   */
+  #step(index: number, scope: RequestScope, view: ScopeView, handler: RequestHandler): Promise<Outcome> {
+    const current = this.#middleware[index];
+    let outcome: Outcome | Promise<Outcome>;
+    try {
       if (current === undefined) {
         // The handler tracks the request itself from here (call-tool, execute, listen).
         scope.connection.untrack(scope);
-        return Promise.resolve().then(() => handler(scope));
-      }
-      let called = false;
-      return Promise.resolve().then(() =>
-        current(view, () => {
+        outcome = handler(scope);
+      } else {
+        let called = false;
+        outcome = current(view, () => {
           if (called) return Promise.reject(new Error('middleware called next() twice'));
           called = true;
-          return run(index + 1);
-        }),
-      );
-    };
-    return run(0);
+          return this.#step(index + 1, scope, view, handler);
+        });
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
   #finish(scope: RequestScope, outcome: Outcome): void {

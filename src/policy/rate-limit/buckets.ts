@@ -3,6 +3,7 @@
 
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ToolTarget } from '../../server/index.js';
+import { countNow, type CountNow } from './count-now.js';
 import { KeyBound } from './key-bound.js';
 import { ANNOTATION_CLASSES, annotationClasses, type AnnotationClass } from '../scopes/annotation-classes.js';
 import type { Limit, RateLimitSettings } from './options.js';
@@ -21,6 +22,8 @@ export interface Bucket {
   readonly limiter: RateLimiterAbstract;
   /** Whether the key bound tracks it (the default memory store). */
   readonly bounded: boolean;
+  /** The default memory store's counter, counted in this turn; undefined for a plugged-in store. */
+  readonly now: CountNow | undefined;
 }
 
 const perWindow = (limit: Limit, noun = 'call'): string =>
@@ -121,6 +124,7 @@ export class Buckets {
       limit,
       limiter,
       bounded: store === undefined,
+      now: store === undefined ? countNow(limiter) : undefined,
     });
     return bucket;
   }

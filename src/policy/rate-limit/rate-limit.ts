@@ -53,10 +53,13 @@ export function rateLimit(options: RateLimitOptions): RateLimiter {
   const countAll = settings.countAllRequests;
   let closed = false;
 
-  const counted = async (next: Next, key: string, list: readonly Bucket[]): Promise<Outcome> => {
+  const countedLater = async (next: Next, key: string, list: readonly Bucket[]): Promise<Outcome> => {
     await taker.take(list, key);
     return next();
   };
+  // Memory buckets count in this turn (no promise); a plugged-in store is asked through its promises.
+  const counted = (next: Next, key: string, list: readonly Bucket[]): Promise<Outcome> =>
+    taker.takeNow(list, key) ? next() : countedLater(next, key, list);
 
   // The slot is released when next() settles. The call's execution ends it on a result, an error, the tool's
   // timeout and a cancel alike, even while the handler ignores its signal (execute races the handler against the
@@ -70,7 +73,7 @@ export function rateLimit(options: RateLimitOptions): RateLimiter {
   ): Promise<Outcome> => {
     if (!slots.acquire(key)) throw overConcurrency(slots.max);
     try {
-      if (list.length > 0) await taker.take(list, key);
+      if (list.length > 0 && !taker.takeNow(list, key)) await taker.take(list, key);
       return await next();
     } finally {
       slots.release(key);

@@ -3,6 +3,7 @@
 
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Bucket } from './buckets.js';
+import type { CountNow } from './count-now.js';
 import type { KeyBound } from './key-bound.js';
 import { overLimit, unavailable } from './refusals.js';
 import type { StoreHealth } from './store-health.js';
@@ -118,6 +119,49 @@ export class Taker {
     this.#health.ok();
     const bucket = refused as Bucket; // not undefined: no failure, so something refused
     throw overLimit(bucket.describe, bucket.kind, waitMs);
+  }
+
+  /**
+   * take() for a list of memory buckets, done in this turn: true once every bucket counted the call, false (nothing
+   * taken) when some bucket's store answers only through promises, so take() must run. Throws the same Denial.
+   */
+  takeNow(list: readonly Bucket[], key: string): boolean {
+    for (let index = 0; index < list.length; index++) {
+      if ((list[index] as Bucket).now === undefined) return false;
+    }
+    let refused: Bucket | undefined;
+    let waitMs = 0;
+    let counted = 0;
+    try {
+      for (; counted < list.length; counted++) {
+        const bucket = list[counted] as Bucket;
+        const res = (bucket.now as CountNow)(key, 1);
+        this.#seen(bucket, key, res);
+        if (
+          res.consumedPoints > bucket.limit.points &&
+          (refused === undefined || res.msBeforeNext > waitMs)
+        ) {
+          refused = bucket;
+          waitMs = res.msBeforeNext;
+        }
+      }
+    } catch (error) {
+      // A memory Map does not fail; should it ever, the call is refused as any store failure is, and nothing kept.
+      this.#giveBack(list, key, counted);
+      this.#health.failed(error);
+      throw unavailable();
+    }
+    if (refused === undefined) return true;
+    this.#giveBack(list, key, list.length);
+    throw overLimit(refused.describe, refused.kind, waitMs);
+  }
+
+  /** All or nothing: the first `count` buckets of `list` (memory ones) get their point back. */
+  #giveBack(list: readonly Bucket[], key: string, count: number): void {
+    for (let index = 0; index < count; index++) {
+      const bucket = list[index] as Bucket;
+      this.#seen(bucket, key, (bucket.now as CountNow)(key, -1));
+    }
   }
 
   #refund(bucket: Bucket, key: string): void {

@@ -2,26 +2,24 @@
 // finds the same frozen Caller, with no signature check and no call to the authorization server. Bounded: the least
 // recently used entry goes first, and an expired entry is dropped when met.
 
-import * as crypto from 'node:crypto';
+import { sha256 } from '../../protocol/sha256.js';
 
-/** The cache key of a token: its SHA-256, so the cache never holds the token itself. */
-// crypto.hash (Node 20.12 and later) makes no Hash object: this runs on every request with a bearer token.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string })
-  .hash;
-export const tokenHash = (token: string): string =>
-  oneShot === undefined
-    ? crypto.createHash('sha256').update(token).digest('base64url')
-    : oneShot('sha256', token, 'base64url');
+/** The cache key of a token: its SHA-256, so the cache never holds the token itself (runs on every request). */
+export const tokenHash = (token: string): string => sha256(token, 'base64url');
 
 interface Entry<T> {
   readonly value: T;
   readonly expiresAt: number;
+  /** The cache's tick when the entry last moved to the recent end. */
+  moved: number;
 }
 
 export class TokenCache<T> {
   readonly #entries = new Map<string, Entry<T>>();
   readonly #maxEntries: number;
   readonly #now: () => number;
+  /** Counts moves to the recent end; an entry moved within the last quarter of the capacity stays put. */
+  #tick = 0;
 
   constructor(maxEntries: number, now: () => number) {
     this.#maxEntries = maxEntries;
@@ -32,13 +30,23 @@ export class TokenCache<T> {
     return this.#entries.size;
   }
 
-  /** The value stored under `key`, unless it expired (then it is dropped). A hit becomes the most recent entry. */
+  /**
+   * The value stored under `key`, unless it expired (then it is dropped). A hit becomes one of the most recent
+   * entries: it moves to the recent end unless it is among the last quarter moved there already, so a token used
+   * on every request is not deleted and re-inserted on every request (the order stays LRU to within that quarter).
+   */
   get(key: string): T | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    if (entry.expiresAt <= this.#now()) return undefined;
-    this.#entries.set(key, entry); // re-inserted: Map order is the recency order
+    if (entry.expiresAt <= this.#now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    if (this.#tick - entry.moved > this.#maxEntries >> 2) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry); // re-inserted: Map order is the recency order
+      entry.moved = ++this.#tick;
+    }
     return entry.value;
   }
 
@@ -48,7 +56,7 @@ export class TokenCache<T> {
     if (expiresAt <= now) return;
     this.#entries.delete(key);
     if (this.#entries.size >= this.#maxEntries) this.#evict(now);
-    this.#entries.set(key, { value, expiresAt });
+    this.#entries.set(key, { value, expiresAt, moved: ++this.#tick });
   }
 
   clear(): void {

@@ -14,8 +14,15 @@ const MAX_MESSAGE = 1_000;
 const isStringArray = (value: unknown): boolean =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 
+/**
+ * Frozen Callers already found sound: an authenticator answers the same frozen object for the same credential
+ * (its caches key on it), so the checks below run once per credential, not once per request.
+ */
+const soundCallers = new WeakSet<object>();
+
 /** What is wrong with a value offered as a Caller, or undefined when it is one. */
 function callerProblem(value: Record<string, unknown>): string | undefined {
+  if (soundCallers.has(value)) return undefined;
   if (typeof value.subject !== 'string' || value.subject === '') return 'subject is not a non-empty string';
   if (typeof value.via !== 'string' || value.via === '') return 'via is not a non-empty string';
   if (!isStringArray(value.scopes)) return 'scopes is not an array of strings';
@@ -24,6 +31,8 @@ function callerProblem(value: Record<string, unknown>): string | undefined {
   if (claims !== undefined && (typeof claims !== 'object' || claims === null || Array.isArray(claims))) {
     return 'claims is not an object';
   }
+  // Frozen deeply enough that the checked members cannot change (a frozen array of scopes cannot gain a number).
+  if (Object.isFrozen(value) && Object.isFrozen(value.scopes)) soundCallers.add(value);
   return undefined;
 }
 

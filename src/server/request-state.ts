@@ -1,8 +1,9 @@
 // Sealed requestState for multi round-trip requests: HMAC-protected, expiring, bound to the tool, its arguments and
 // the caller that started the call (threat B7: a state replayed by another principal is refused).
 
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, RpcError, type JsonObject } from '../jsonrpc/index.js';
+import { sha256 } from '../protocol/sha256.js';
 
 /** What the server keeps across rounds: the answers gathered so far, bound to one tool call. */
 export interface StatePayload {
@@ -40,20 +41,14 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export const argumentsDigest = (args: unknown): string =>
-  createHash('sha256').update(canonicalJson(args)).digest('base64url');
+export const argumentsDigest = (args: unknown): string => sha256(canonicalJson(args), 'base64url');
 
 /**
  * Who a state belongs to: a digest of the caller's `via` and `subject` (the payload is readable by the client, so the
  * subject itself is not written into it). An API key and a token with the same subject are two principals.
  */
 export const principalDigest = (caller: { readonly via: string; readonly subject: string }): string =>
-  createHash('sha256')
-    .update(caller.via)
-    .update('\0')
-    .update(caller.subject)
-    .digest('base64url')
-    .slice(0, 22);
+  sha256(`${caller.via}\0${caller.subject}`, 'base64url').slice(0, 22);
 
 const rejected = (why: string): RpcError =>
   new RpcError(

@@ -1,7 +1,7 @@
 // The hash chain (threat H3): each record's hash covers the previous record's hash and the record itself, in
 // canonical JSON, so an edited, inserted or deleted row breaks every hash after it.
 
-import * as crypto from 'node:crypto';
+import { sha256 } from '../../protocol/sha256.js';
 import type { AuditEntry, AuditRecord } from './types.js';
 
 /** The previous hash of the first record ever written. */
@@ -25,15 +25,6 @@ export function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null';
 }
-
-/**
- * SHA-256 in hex. crypto.hash (Node 20.12 and later) makes no Hash object, about half the cost of createHash on the
- * short texts hashed here, once per call; older Node versions take the createHash path.
- */
-const sha256Hex: (text: string) => string =
-  typeof crypto.hash === 'function'
-    ? (text) => crypto.hash('sha256', text, 'hex')
-    : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /**
  * The hash of a record: SHA-256 (hex) over the previous hash, a newline, and the canonical JSON of every other field.
@@ -65,7 +56,7 @@ export function recordHash(record: Omit<AuditRecord, 'hash'>): string {
     tool: record.tool,
     traceId: record.traceId,
   });
-  return sha256Hex(`${record.prevHash}\n${canonical}`);
+  return sha256(`${record.prevHash}\n${canonical}`, 'hex');
 }
 
 /**

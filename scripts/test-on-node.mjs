@@ -28,7 +28,12 @@ const PINNED = { 22: '22.23.3', 24: '24.21.0' };
  */
 const KNOWN_DEFECTS = {
   24: {
-    files: ['test/policy-audit.test.ts', 'test/policy-audit-crash.test.ts', 'test/cli-audit.test.ts'],
+    files: [
+      'test/policy-audit.test.ts',
+      'test/policy-audit-crash.test.ts',
+      'test/cli-audit.test.ts',
+      'src/policy/audit/sqlite-checkpointer.test.ts',
+    ],
     why: 'better-sqlite3 12.11.1 aborts in a statement finalizer under Node 24 (SQLite audit store; see docs/architecture.md)',
   },
 };

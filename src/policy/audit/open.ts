@@ -66,13 +66,14 @@ function checkRetention(retention: AuditOptions['retention']): void {
   }
 }
 
-async function openStore(store: AuditOptions['store']): Promise<AuditStore> {
+async function openStore(store: AuditOptions['store'], logger: Logger): Promise<AuditStore> {
   if (!('kind' in store)) return store;
   if (store.kind === 'sqlite') {
-    return new SqliteAuditStore(
-      store.path,
-      store.synchronous === undefined ? {} : { synchronous: store.synchronous },
-    );
+    return new SqliteAuditStore(store.path, {
+      ...(store.synchronous !== undefined && { synchronous: store.synchronous }),
+      onCheckpointError: (message) =>
+        logger.error(`audit: a background WAL checkpoint of ${store.path} failed: ${message}`),
+    });
   }
   const postgres = new PostgresAuditStore(store.url, store.table === undefined ? {} : { table: store.table });
   try {
@@ -101,7 +102,7 @@ export async function openAudit(options: AuditOptions): Promise<Audit> {
   }
   const logger = options.logger ?? stderrLogger;
   const now = options.now ?? Date.now;
-  const store = await openStore(options.store);
+  const store = await openStore(options.store, logger);
   const writer = new AuditWriter(store, { ...DEFAULT_LIMITS, maxPending });
   const retention = options.retention;
   const rule = (): PruneRule => ({

@@ -4,6 +4,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { GENESIS_HASH, chainEntries } from './chain.js';
+import { Checkpointer, WRITER_CHECKPOINT_PAGES } from './sqlite-checkpointer.js';
 import { COLUMN_LIST, COLUMNS, columnDefinitions, filterSql, fromRow, rowValues } from './columns.js';
 import type { AuditEntry, AuditFilter, AuditRecord, AuditStore, ChainHead, PruneRule } from './types.js';
 
@@ -35,6 +36,13 @@ export interface SqliteStoreOptions {
   synchronous?: 'normal' | 'full';
   /** Open an existing trail only (the CLI): a missing file is an error, and nothing is created. */
   mustExist?: boolean;
+  /**
+   * Where WAL checkpoints run: "background" (the default for a trail that writes) in a worker thread, so their
+   * fsyncs never stall the event loop; "inline" in whichever commit crosses SQLite's threshold.
+   */
+  checkpoint?: 'background' | 'inline';
+  /** Hears a failed background checkpoint (the first of a run of failures). */
+  onCheckpointError?: (message: string) => void;
 }
 
 const load = (): DatabaseConstructor =>
@@ -63,6 +71,7 @@ export class SqliteAuditStore implements AuditStore {
   readonly #writeHead: Statement;
   readonly #append: (entries: readonly AuditEntry[]) => AuditRecord[];
   readonly #prune: (rule: PruneRule) => number;
+  readonly #checkpointer: Checkpointer | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     const file = resolve(path);
@@ -100,6 +109,12 @@ export class SqliteAuditStore implements AuditStore {
     this.#insert = db.prepare(
       `INSERT INTO audit (${COLUMN_LIST}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
     );
+    // Checkpoints move to a thread of their own; the writer's threshold stays, raised, as the bound on the WAL.
+    const background = options.mustExist !== true && options.checkpoint !== 'inline';
+    if (background) db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+    this.#checkpointer = background
+      ? new Checkpointer(file, options.onCheckpointError ?? (() => undefined))
+      : undefined;
     this.#readHead = db.prepare('SELECT last_id, last_hash, pruned_through, pruned_hash FROM audit_head');
     this.#writeHead = db.prepare(
       'UPDATE audit_head SET last_id = ?, last_hash = ?, pruned_through = ?, pruned_hash = ?',
@@ -166,6 +181,7 @@ export class SqliteAuditStore implements AuditStore {
 
   async close(): Promise<void> {
     process.off('exit', this.#onExit);
-    this.#db.close();
+    await this.#checkpointer?.stop();
+    this.#db.close(); // the last connection to close checkpoints what is left and removes the WAL
   }
 }

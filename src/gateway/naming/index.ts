@@ -1,0 +1,22 @@
+// Gateway naming: exposed names (`server___tool`), aliases, overrides, collisions, and resource URI rewriting.
+
+export { NamingError, type NamingErrorCode } from './errors.js';
+export {
+  SEPARATOR,
+  MAX_SERVER_NAME_LENGTH,
+  checkServerName,
+  isServerName,
+  serverNameProblem,
+} from './server-name.js';
+export { MAX_NAME_LENGTH, MAX_SPEC_NAME_LENGTH, isSpecToolName } from './tool-name.js';
+export { checkOverrides, type ToolOverride, type Overrides } from './overrides.js';
+export {
+  nameEntries,
+  nameBudget,
+  type NameInput,
+  type NamedEntry,
+  type NameReport,
+  type NamingOptions,
+} from './entries.js';
+export { createNameTable, type NameTable } from './name-table.js';
+export { GATEWAY_URI_SCHEME, toGatewayUri, fromGatewayUri, toGatewayTemplate } from './uri.js';

@@ -15,16 +15,23 @@ export class NamingError extends Error {
 const SHOWN_CHARS = 80;
 
 /**
- * A name as it may appear in a message or a log line: printable ASCII stays, anything else (controls, zero-width and
+ * A name as it may appear in a message or a log line: printable ASCII stays (a space only inside), anything else (controls, zero-width and
  * bidirectional characters, homoglyphs, lone surrogates) becomes a visible \u escape, and a long name is cut, so an
  * upstream can neither hide what a name really is nor inject lines or terminal sequences into the log (H2).
  */
 export function showName(name: string): string {
+  if (name === '') return '""';
   const cut = name.length > SHOWN_CHARS;
+  const kept = cut ? name.slice(0, SHOWN_CHARS) : name;
   let shown = '';
-  for (const char of cut ? name.slice(0, SHOWN_CHARS) : name) {
+  let at = 0;
+  for (const char of kept) {
     const code = char.codePointAt(0) ?? 0;
-    if (code >= 0x20 && code < 0x7f && char !== '\\' && char !== '"') shown += char;
+    // A space is kept inside a name but escaped at either end, where a reader would never see it.
+    const edge = at === 0 || at + char.length === kept.length;
+    at += char.length;
+    if (code > 0x20 && code < 0x7f && char !== '\\' && char !== '"') shown += char;
+    else if (code === 0x20 && !edge) shown += char;
     else if (code > 0xffff) shown += `\\u{${code.toString(16)}}`;
     else shown += `\\u${code.toString(16).padStart(4, '0')}`;
   }

@@ -42,7 +42,12 @@ export function checkOverride(
   const { rename, description, hide } = override as Record<string, unknown>; // keys checked just above
   if (rename !== undefined) {
     if (!isSpecToolName(rename)) {
-      const shown = typeof rename === 'string' ? `"${showName(rename)}"` : `a ${typeof rename}`;
+      const shown =
+        typeof rename !== 'string'
+          ? `a ${typeof rename}`
+          : rename === ''
+            ? 'an empty name'
+            : `"${showName(rename)}"`;
       throw bad(
         `the rename of ${who} to ${shown} is not a valid tool name: use 1–${MAX_SPEC_NAME_LENGTH} characters from A-Z, a-z, 0-9, "_", "-" and "."`,
       );

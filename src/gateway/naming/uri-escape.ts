@@ -3,6 +3,8 @@
 /** Every character of RFC 3986 (unreserved, reserved) plus well-formed %HH: what any URI, and any RFC 6570 expansion, is made of. */
 const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 
+const URI_CHARACTER = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]$/;
+
 /** Whether a string is made of URI characters only (it is then kept verbatim inside a gateway URI). */
 export const hasUriCharactersOnly = (text: string): boolean => URI_CHARACTERS.test(text);
 
@@ -30,6 +32,28 @@ export function escapeUri(text: string): string {
   for (const char of text) {
     if (KEPT.test(char)) out += char;
     else for (const byte of utf8(char.codePointAt(0) ?? 0)) out += hex(byte);
+  }
+  return out;
+}
+
+/**
+ * A URI template with the characters of its literal parts that RFC 6570 would percent-encode on expansion (space,
+ * non-ASCII, a "%" not starting %HH, `"<>\\^\`|`) encoded already. A conforming expander gives the same URI for
+ * both; an expander that copies literals as they are (the official SDK's does) now gives a valid URI too.
+ * Expressions, and an unclosed "{" with what follows, are kept exactly.
+ */
+export function escapeTemplateLiterals(template: string): string {
+  let out = '';
+  let literal = true;
+  const lastClose = template.lastIndexOf('}'); // one scan, so a run of "{" costs linear time
+  for (let i = 0; i < template.length;) {
+    const char = String.fromCodePoint(template.codePointAt(i) ?? 0);
+    if (char === '{' && i < lastClose) literal = false;
+    if (!literal || char === '{' || char === '}' || URI_CHARACTER.test(char)) out += char;
+    else if (char === '%' && /^[0-9A-Fa-f]{2}$/.test(template.slice(i + 1, i + 3))) out += char;
+    else for (const byte of utf8(char.codePointAt(0) ?? 0)) out += hex(byte);
+    if (char === '}') literal = true;
+    i += char.length;
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // Reversible resource URI (and URI template) rewriting: every upstream URI carries its server, none can be forged.
 
 import { checkServerName, isServerName } from './server-name.js';
-import { escapeUri, hasUriCharactersOnly, unescapeUri } from './uri-escape.js';
+import { escapeTemplateLiterals, escapeUri, hasUriCharactersOnly, unescapeUri } from './uri-escape.js';
 
 /** The scheme of every resource URI the gateway hands out. */
 export const GATEWAY_URI_SCHEME = 'toolwire-gw';
@@ -52,10 +52,11 @@ export function fromGatewayUri(uri: string): { server: string; uri: string } | u
 
 /**
  * Rewrites an upstream's URI template (RFC 6570, any level) the same way, keeping every expression as it is: for
- * any variables, fromGatewayUri(expand(toGatewayTemplate(s, t))) is { server: s, uri: expand(t) }.
+ * any variables, fromGatewayUri(expand(toGatewayTemplate(s, t))) is { server: s, uri: expand(t) }. Literal
+ * characters the expansion would percent-encode anyway are encoded here already (see escapeTemplateLiterals).
  */
 export function toGatewayTemplate(server: string, template: string): string {
   checkServerName(server);
   if (typeof template !== 'string') throw new TypeError('a URI template must be a string');
-  return `${PREFIX}${server}/${template}`;
+  return `${PREFIX}${server}/${escapeTemplateLiterals(template)}`;
 }

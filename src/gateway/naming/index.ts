@@ -1,6 +1,6 @@
 // Gateway naming: exposed names (`server___tool`), aliases, overrides, collisions, and resource URI rewriting.
 
-export { NamingError, type NamingErrorCode } from './errors.js';
+export { NamingError, showName, type NamingErrorCode } from './errors.js';
 export {
   SEPARATOR,
   MAX_SERVER_NAME_LENGTH,
@@ -19,4 +19,5 @@ export {
   type NamingOptions,
 } from './entries.js';
 export { createNameTable, type NameTable } from './name-table.js';
+export { unusedOverrides } from './unused-overrides.js';
 export { GATEWAY_URI_SCHEME, toGatewayUri, fromGatewayUri, toGatewayTemplate } from './uri.js';

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   checkOverrides,
+  createNameTable,
+  unusedOverrides,
   nameEntries,
   NamingError,
   type NamingErrorCode,
@@ -75,6 +77,14 @@ describe('overrides', () => {
         reason: 'hidden by the gateway configuration',
       },
     ]);
+  });
+
+  it('B5 hidden tool is not callable: its exposed name resolves to nothing', () => {
+    const { entries } = nameEntries(fs('a', 'delete'), overrides('fs', { delete: { hide: true } }));
+    const table = createNameTable(entries);
+    assert.equal(table.resolve('fs___delete'), undefined);
+    assert.equal(table.exposedName('fs', 'delete'), undefined);
+    assert.equal(table.resolve('fs___a')?.name, 'a');
   });
 
   it('a hidden entry frees its name: another tool may be renamed onto it', () => {
@@ -161,6 +171,26 @@ describe('overrides', () => {
       entries.map((entry) => entry.exposed),
       ['fs___x'],
     );
+  });
+});
+
+describe('unusedOverrides', () => {
+  it('names overrides that match no listed tool, only for servers that listed something', () => {
+    const config = new Map([
+      [
+        'fs',
+        new Map([
+          ['gone', { hide: true }],
+          ['x', { rename: 'y' }],
+          ['Gone', {}],
+        ]),
+      ],
+      ['down', new Map([['z', { hide: true }]])],
+    ]);
+    assert.deepEqual(unusedOverrides(fs('x'), config), [
+      { server: 'fs', name: 'Gone' },
+      { server: 'fs', name: 'gone' },
+    ]);
   });
 });
 

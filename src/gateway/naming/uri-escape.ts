@@ -1,9 +1,9 @@
 // The percent-encoding of the gateway's escaped URI form: reversible for any JavaScript string, lone surrogates too.
 
-/** Every character of RFC 3986 (unreserved, reserved) plus well-formed %HH: what any URI, and any RFC 6570 expansion, is made of. */
-const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
-
+/** One character of RFC 3986 (unreserved or reserved). */
 const URI_CHARACTER = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]$/;
+/** URI characters and well-formed %HH only: what any URI, and any RFC 6570 expansion, is made of. */
+const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 
 /** Whether a string is made of URI characters only (it is then kept verbatim inside a gateway URI). */
 export const hasUriCharactersOnly = (text: string): boolean => URI_CHARACTERS.test(text);
@@ -38,7 +38,7 @@ export function escapeUri(text: string): string {
 
 /**
  * A URI template with the characters of its literal parts that RFC 6570 would percent-encode on expansion (space,
- * non-ASCII, a "%" not starting %HH, `"<>\\^\`|`) encoded already. A conforming expander gives the same URI for
+ * non-ASCII, controls, quotes, angle brackets, a "%" not starting %HH) encoded already. A conforming expander gives the same URI for
  * both; an expander that copies literals as they are (the official SDK's does) now gives a valid URI too.
  * Expressions, and an unclosed "{" with what follows, are kept exactly.
  */
@@ -74,7 +74,8 @@ export function unescapeUri(text: string): string | undefined {
   let out = '';
   for (let i = 0; i < bytes.length;) {
     const lead = bytes[i] as number;
-    const size = lead < 0x80 ? 1 : lead >= 0xf0 && lead < 0xf8 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+    // Lead byte → sequence length; a stray continuation byte or 0xF8..0xFF starts nothing.
+    const size = lead < 0x80 ? 1 : lead < 0xc0 || lead >= 0xf8 ? 0 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
     if (size === 0 || i + size > bytes.length) return undefined;
     let code = size === 1 ? lead : lead & (0xff >> (size + 1));
     for (let k = 1; k < size; k++) {

@@ -233,6 +233,13 @@ describe('toGatewayTemplate', () => {
     assert.deepEqual(fromGatewayUri(viaSdk), { server: 'fs', uri: expand('file:///my docs/{name}', vars) });
   });
 
+  it('a hostile template (200 000 unclosed "{", a 1 MB literal) is rewritten in one pass, expressions untouched', () => {
+    const braces = '{'.repeat(200_000);
+    assert.equal(toGatewayTemplate('fs', braces), `toolwire-gw:fs/${braces}`);
+    const spaces = `${' '.repeat(1_000_000)}{x}`;
+    assert.equal(toGatewayTemplate('fs', spaces), `toolwire-gw:fs/${'%20'.repeat(1_000_000)}{x}`);
+  });
+
   it('property: the same holds with the official SDK v2 client expanding the templates', () => {
     const sdkValue = fc.oneof(text, fc.array(text, { minLength: 1, maxLength: 3 }));
     // Templates whose literals are URI characters already (where the SDK and the RFC agree on literals).

@@ -2,15 +2,8 @@
 
 import { NamingError, showEntry, showName } from './errors.js';
 import { checkOverride, type Overrides } from './overrides.js';
-import { serverNameProblem, SEPARATOR, MAX_SERVER_NAME_LENGTH } from './server-name.js';
-import {
-  aliasName,
-  aliasReason,
-  MAX_NAME_LENGTH,
-  MAX_SPEC_NAME_LENGTH,
-  minimumNameLength,
-  plainExposedName,
-} from './tool-name.js';
+import { serverNameProblem, SEPARATOR } from './server-name.js';
+import { aliasName, aliasReason, nameBudget, plainExposedName, type NamingOptions } from './tool-name.js';
 
 /** An upstream tool or prompt, by the server's name (the mcpServers key) and its own name there. */
 export interface NameInput {
@@ -35,21 +28,6 @@ export interface NameReport {
   name: string;
   exposed?: string;
   reason: string;
-}
-
-export interface NamingOptions {
-  /** The exposed-name budget, 48..128 (default 64): lower it to leave room for a host's own prefix. */
-  maxLength?: number;
-}
-
-/** The budget asked for, checked: below 48 an alias after a 32-character server name would have nothing readable. */
-export function nameBudget(options?: NamingOptions): number {
-  const maxLength = options?.maxLength ?? MAX_NAME_LENGTH;
-  const least = minimumNameLength(MAX_SERVER_NAME_LENGTH);
-  if (!Number.isInteger(maxLength) || maxLength < least || maxLength > MAX_SPEC_NAME_LENGTH) {
-    throw new RangeError(`maxLength must be an integer from ${least} to ${MAX_SPEC_NAME_LENGTH}`);
-  }
-  return maxLength;
 }
 
 /** Code-unit order: the same on every machine and locale (localeCompare is neither), so lists stay cacheable. */

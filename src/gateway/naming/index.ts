@@ -8,16 +8,15 @@ export {
   isServerName,
   serverNameProblem,
 } from './server-name.js';
-export { MAX_NAME_LENGTH, MAX_SPEC_NAME_LENGTH, isSpecToolName } from './tool-name.js';
-export { checkOverrides, type ToolOverride, type Overrides } from './overrides.js';
 export {
-  nameEntries,
+  MAX_NAME_LENGTH,
+  MAX_SPEC_NAME_LENGTH,
+  isSpecToolName,
   nameBudget,
-  type NameInput,
-  type NamedEntry,
-  type NameReport,
   type NamingOptions,
-} from './entries.js';
+} from './tool-name.js';
+export { checkOverrides, type ToolOverride, type Overrides } from './overrides.js';
+export { nameEntries, type NameInput, type NamedEntry, type NameReport } from './entries.js';
 export { createNameTable, type NameTable } from './name-table.js';
 export { unusedOverrides } from './unused-overrides.js';
 export { GATEWAY_URI_SCHEME, toGatewayUri, fromGatewayUri, toGatewayTemplate } from './uri.js';

@@ -197,28 +197,28 @@ describe('unusedOverrides', () => {
 describe('checkOverrides (at startup, upstreams not needed)', () => {
   it('accepts good overrides', () => {
     assert.doesNotThrow(() =>
-      checkOverrides(overrides('fs', { a: { rename: 'b', description: 'd' }, c: { hide: true } }), 64),
+      checkOverrides(overrides('fs', { a: { rename: 'b', description: 'd' }, c: { hide: true } })),
     );
   });
 
   it('refuses a bad server name, a bad override, two renames onto one name, a rename onto a reserved name', () => {
     refused(
-      () => checkOverrides(overrides('a___b', { x: {} }), 64),
+      () => checkOverrides(overrides('a___b', { x: {} })),
       'bad-server-name',
       'overrides: server name "a___b" contains "___", the separator between server and tool names',
     );
     refused(
-      () => checkOverrides(overrides('fs', { x: { rename: 'a b' } }), 64),
+      () => checkOverrides(overrides('fs', { x: { rename: 'a b' } })),
       'bad-override',
       'the rename of fs/x to "a b" is not a valid tool name: use 1–128 characters from A-Z, a-z, 0-9, "_", "-" and "."',
     );
     refused(
-      () => checkOverrides(overrides('fs', { x: { rename: 'z' }, y: { rename: 'z' } }), 64),
+      () => checkOverrides(overrides('fs', { x: { rename: 'z' }, y: { rename: 'z' } })),
       'collision',
       'fs/x and fs/y are both renamed to z',
     );
     refused(
-      () => checkOverrides(overrides('fs', { x: { rename: 'z' } }), 64, new Set(['fs___z'])),
+      () => checkOverrides(overrides('fs', { x: { rename: 'z' } }), new Set(['fs___z'])),
       'reserved',
       'fs/x (renamed z) becomes fs___z, a name the gateway reserves',
     );

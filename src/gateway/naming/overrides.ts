@@ -2,7 +2,7 @@
 
 import { NamingError, showEntry, showName } from './errors.js';
 import { serverNameProblem, SEPARATOR } from './server-name.js';
-import { isSpecToolName, MAX_SPEC_NAME_LENGTH } from './tool-name.js';
+import { isSpecToolName, MAX_SPEC_NAME_LENGTH, nameBudget, type NamingOptions } from './tool-name.js';
 
 /** Keyed by the upstream's own name. `rename` replaces the tool part only: the server prefix always stays. */
 export interface ToolOverride {
@@ -77,9 +77,10 @@ export function checkOverride(
  */
 export function checkOverrides(
   overrides: Overrides,
-  maxLength: number,
   reserved?: ReadonlySet<string>,
+  options?: NamingOptions,
 ): void {
+  const maxLength = nameBudget(options);
   for (const [server, tools] of overrides) {
     const problem = serverNameProblem(server);
     if (problem !== undefined) throw new NamingError('bad-server-name', `overrides: ${problem}`);

@@ -1,7 +1,7 @@
 // Exposed names: the spec's tool-name rules, the 64-character budget, and the short alias of a name over it.
 
 import { createHash } from 'node:crypto';
-import { SEPARATOR } from './server-name.js';
+import { MAX_SERVER_NAME_LENGTH, SEPARATOR } from './server-name.js';
 
 /** The longest exposed name; hosts prefix names again (`mcp_{server}__{tool}`) and model APIs stop at 64. */
 export const MAX_NAME_LENGTH = 64;
@@ -55,3 +55,18 @@ export function aliasName(server: string, name: string, maxLength: number): stri
 /** The smallest budget that still leaves a readable piece of a name after the longest server name. */
 export const minimumNameLength = (maxServerNameLength: number): number =>
   maxServerNameLength + SEPARATOR.length + MIN_READABLE + 1 + HASH_CHARS;
+
+export interface NamingOptions {
+  /** The exposed-name budget, 48..128 (default 64): lower it to leave room for a host's own prefix. */
+  maxLength?: number;
+}
+
+/** The budget asked for, checked: below 48 an alias after a 32-character server name would have nothing readable. */
+export function nameBudget(options?: NamingOptions): number {
+  const maxLength = options?.maxLength ?? MAX_NAME_LENGTH;
+  const least = minimumNameLength(MAX_SERVER_NAME_LENGTH);
+  if (!Number.isInteger(maxLength) || maxLength < least || maxLength > MAX_SPEC_NAME_LENGTH) {
+    throw new RangeError(`maxLength must be an integer from ${least} to ${MAX_SPEC_NAME_LENGTH}`);
+  }
+  return maxLength;
+}

@@ -16,7 +16,7 @@ export type ToolPinVerdict = { kind: 'new' } | { kind: 'match' } | { kind: 'chan
 /** Remembers tool definitions across sessions (a PinBook fits): each listed tool is checked against what was seen. */
 export interface ToolPins {
   check(server: string, tool: Tool): ToolPinVerdict;
-  /** Said after the warning for a changed tool: where the pins are kept, how to approve the change. */
+  /** Said after the diff in the warning for a changed tool: where the pins are kept, how to approve the change. */
   note?(server: string, tool: string): string;
 }
 

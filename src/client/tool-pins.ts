@@ -20,7 +20,7 @@ export function checkPins(session: ClientSession, tools: readonly Tool[]): void 
     if (verdict.kind !== 'changed') continue;
     const note = pins.note?.(server, tool.name);
     session.logger.warn(
-      `tool "${tool.name}" of ${server} changed since it was last seen${note === undefined ? '' : ` (${note})`}:\n${verdict.diff}`,
+      `tool "${tool.name}" of ${server} changed since it was last seen:\n${verdict.diff}${note === undefined ? '' : `\n${note}`}`,
     );
   }
 }

@@ -5,7 +5,7 @@ export { definitionDigest, pinnedDefinition, prettyDefinition } from './digest.j
 export { unifiedDiff, type DiffOptions } from './diff.js';
 export { memoryPinStore } from './memory-store.js';
 export { openPinStore, PIN_SCHEMA_VERSION, type PinStoreOptions } from './sqlite-store.js';
-export { PinBook, pinName, recordDiff, type PinBookOptions } from './pin-book.js';
+export { PinBook, pinName, recordDiff, type Admission, type PinBookOptions } from './pin-book.js';
 export { DEFAULT_PIN_STORE, pinStorePath } from './config.js';
 export {
   MAX_PIN_RECORDS,

@@ -190,4 +190,28 @@ describe('PinBook', () => {
     if (record !== undefined) record.definition.description = 'changed by a caller';
     assert.deepEqual(pins.check('fs', readFile), { kind: 'match' });
   });
+
+  test('C2 admit lists the allowed tools, names the new ones, and holds back changed ones and failed checks', () => {
+    const store = memoryPinStore(3);
+    const pins = new PinBook(store);
+    pins.check('fs', readFile);
+    pins.check('fs', { ...readFile, name: 'list_dir' });
+    const admission = pins.admit('fs', [
+      { ...readFile, description: 'changed' },
+      { ...readFile, name: 'list_dir' },
+      { ...readFile, name: 'stat' },
+      { ...readFile, name: 'one_too_many' },
+    ]);
+    assert.deepEqual(
+      admission.allowed.map((tool) => tool.name),
+      ['list_dir', 'stat'],
+    );
+    assert.deepEqual(admission.added, ['stat']);
+    assert.deepEqual(
+      admission.held.map(({ tool, reason }) => `${tool}:${reason}`),
+      ['read_file:changed', 'one_too_many:error'],
+    );
+    assert.match(admission.held[0]?.detail ?? '', /\n\+ {2}"description": "changed",\n/);
+    assert.equal(admission.held[1]?.detail, 'the pin store holds 3 tools already; no more are pinned');
+  });
 });

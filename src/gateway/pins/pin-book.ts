@@ -40,6 +40,16 @@ export function recordDiff(record: PinRecord): string | undefined {
     : diff;
 }
 
+/** What admit() makes of one upstream's listing. */
+export interface Admission {
+  /** The tools to list and let be called ('new' and 'match'), in the order given. */
+  allowed: Tool[];
+  /** Names seen for the first time (pinned now, under firstUse 'trust'). */
+  added: string[];
+  /** Tools held back: quarantined ('changed', detail = the diff), or not checkable ('error', detail = why). */
+  held: Array<{ tool: string; reason: 'changed' | 'error'; detail: string }>;
+}
+
 export class PinBook {
   readonly #store: PinStore;
   readonly #firstUse: 'trust' | 'quarantine';
@@ -127,6 +137,30 @@ export class PinBook {
     };
     this.#store.put(approved);
     return approved;
+  }
+
+  /**
+   * check() over one upstream's listing, failing closed: a tool whose check throws (a full or broken store) is held
+   * back, not allowed, and the error is in `held` for the log.
+   */
+  admit(server: string, tools: readonly Tool[]): Admission {
+    const admission: Admission = { allowed: [], added: [], held: [] };
+    for (const tool of tools) {
+      let verdict: PinVerdict;
+      try {
+        verdict = this.check(server, tool);
+      } catch (error) {
+        admission.held.push({ tool: tool.name, reason: 'error', detail: (error as Error).message });
+        continue;
+      }
+      if (verdict.kind === 'changed') {
+        admission.held.push({ tool: tool.name, reason: 'changed', detail: verdict.diff });
+        continue;
+      }
+      if (verdict.kind === 'new') admission.added.push(tool.name);
+      admission.allowed.push(tool);
+    }
+    return admission;
   }
 
   /** The record of one tool, as stored (undefined when never seen). */

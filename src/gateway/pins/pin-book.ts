@@ -50,8 +50,12 @@ export interface Admission {
   held: Array<{ tool: string; reason: 'changed' | 'error'; detail: string }>;
 }
 
+/** Diffs kept per PinBook: a quarantined tool is re-checked at every listing, and its diff costs a table to make. */
+const MAX_CACHED_DIFFS = 512;
+
 export class PinBook {
   readonly #store: PinStore;
+  readonly #diffs = new Map<string, string>();
   readonly #firstUse: 'trust' | 'quarantine';
   readonly #now: () => number;
 
@@ -84,7 +88,7 @@ export class PinBook {
     }
     if (record.state === 'pinned' && record.digest === digest) return { kind: 'match' };
     if (record.state === 'quarantined' && record.pending?.digest === digest) {
-      return { kind: 'changed', diff: recordDiff(record) ?? '' };
+      return { kind: 'changed', diff: this.#diffOf(record) };
     }
     return this.#quarantine(record, digest, pinnedDefinition(tool), now);
   }
@@ -97,7 +101,18 @@ export class PinBook {
       pending: { digest, definition },
     };
     this.#store.put(held);
-    return { kind: 'changed', diff: recordDiff(held) ?? '' };
+    return { kind: 'changed', diff: this.#diffOf(held) };
+  }
+
+  /** recordDiff, remembered by both digests (the same pair always gives the same diff); bounded, oldest out first. */
+  #diffOf(record: PinRecord): string {
+    const key = `${record.server}\0${record.tool}\0${record.digest}\0${record.pending?.digest ?? ''}`;
+    const known = this.#diffs.get(key);
+    if (known !== undefined) return known;
+    const diff = recordDiff(record) ?? '';
+    if (this.#diffs.size >= MAX_CACHED_DIFFS) this.#diffs.delete(this.#diffs.keys().next().value ?? '');
+    this.#diffs.set(key, diff);
+    return diff;
   }
 
   /**
@@ -175,6 +190,7 @@ export class PinBook {
   /** The diff of a quarantined tool; undefined when it is unknown or not quarantined. */
   diff(server: string, tool: string): string | undefined {
     const record = this.#store.get(server, tool);
-    return record === undefined ? undefined : recordDiff(record);
+    if (record?.state !== 'quarantined' || record.pending === undefined) return undefined;
+    return this.#diffOf(record);
   }
 }

@@ -28,13 +28,16 @@ const PINNED = { 22: '22.23.3', 24: '24.21.0' };
  */
 const KNOWN_DEFECTS = {
   24: {
+    // The pin store's tests (src/gateway/pins, `toolwire pins`) use the same package the same way: same defect.
     files: [
       'test/policy-audit.test.ts',
       'test/policy-audit-crash.test.ts',
       'test/cli-audit.test.ts',
       'src/policy/audit/sqlite-checkpointer.test.ts',
+      'src/gateway/pins/sqlite-store.test.ts',
+      'test/cli-pins.test.ts',
     ],
-    why: 'better-sqlite3 12.11.1 aborts in a statement finalizer under Node 24 (SQLite audit store; see docs/architecture.md)',
+    why: 'better-sqlite3 12.11.1 aborts in a statement finalizer under Node 24 (SQLite audit and pin stores; see docs/architecture.md)',
   },
 };
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

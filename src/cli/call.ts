@@ -69,5 +69,6 @@ export async function call(
     return fail(io, error, connected, targetText);
   } finally {
     await connected?.client.close().catch(() => undefined);
+    connected?.pins?.close();
   }
 }

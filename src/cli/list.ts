@@ -76,5 +76,6 @@ export async function list(targetText: string, options: ListOptions, io: CliIo):
     return fail(io, error, connected, targetText);
   } finally {
     await connected?.client.close().catch(() => undefined);
+    connected?.pins?.close();
   }
 }

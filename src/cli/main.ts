@@ -14,6 +14,7 @@ import { dev, type DevOptions } from './dev.js';
 import { install, splitServeArguments, type InstallOptions } from './install.js';
 import { addKeysCommand } from './keys.js';
 import { addApprovalsCommand } from './approvals.js';
+import { addPinsCommand } from './pins.js';
 import { prompt, prompts, type PromptCommandOptions } from './prompts.js';
 import { read, resources, type ReadCommandOptions } from './resources.js';
 
@@ -247,6 +248,9 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
     exitCode = code;
   });
   addApprovalsCommand(program, cli, (code) => {
+    exitCode = code;
+  });
+  addPinsCommand(program, cli, (code) => {
     exitCode = code;
   });
 

@@ -7,6 +7,7 @@ import { UsageError } from './errors.js';
 import { ConnectError, explain } from './explain.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { terminalText } from './terminal-text.js';
+import { userPins, type UserPins } from './user-pins.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -38,6 +39,8 @@ export interface Connected {
   target: ResolvedTarget;
   /** Whether the server's annotations count (--trust, or "trusted": true in its config entry). */
   trusted: boolean;
+  /** The user's tool pins the client checks listed tools against (close after the client). */
+  pins?: UserPins;
 }
 
 export async function connect(
@@ -53,6 +56,7 @@ export async function connect(
     env: io.env,
   });
   const trusted = options.trust === true || target.trusted;
+  const pins = userPins(target, io.env, io.cwd);
   const client = new McpClient(
     { name: 'toolwire', version: io.version },
     {
@@ -67,6 +71,7 @@ export async function connect(
           ),
       },
       ...(approve !== undefined && { approve }),
+      ...(pins !== undefined && { pins: pins.hook }),
     },
   );
   for (const warning of target.warnings) say(io, `warning: ${warning}`);
@@ -76,7 +81,7 @@ export async function connect(
     await client.close().catch(() => undefined);
     throw new ConnectError(error, target); // the target's stderr and exit explain why, and it is not returned
   }
-  return { client, target, trusted };
+  return { client, target, trusted, ...(pins !== undefined && { pins }) };
 }
 
 /** Asks yes/no on the terminal; anything but y/yes is no. */

@@ -1,7 +1,7 @@
 // The client: connect to any MCP server (either era), list and call its tools safely.
 
 export { McpClient } from './client.js';
-export type { ClientOptions, Era } from './options.js';
+export type { ClientOptions, Era, ToolPins, ToolPinVerdict } from './options.js';
 export type { CallOptions, CallToolOutcome } from './call.js';
 export type { TaskStatus } from './tasks.js';
 export type { RetryEvent, RetryOptions } from './retry.js';

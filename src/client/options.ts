@@ -1,7 +1,7 @@
 // What an McpClient is configured with. Its own module so the client's parts (session.ts and what uses it) can name
 // these types without importing client.ts, which imports them.
 
-import type { ClientCapabilities } from '../protocol/index.js';
+import type { ClientCapabilities, Tool } from '../protocol/index.js';
 import type { ChannelLogger } from './channel.js';
 import type { InputHandlers } from './input.js';
 import type { ApprovalHook, AuditHook } from './policy.js';
@@ -9,6 +9,16 @@ import type { RetryOptions } from './retry.js';
 import type { ClientTelemetrySetting } from './telemetry-options.js';
 
 export type Era = 'modern' | 'legacy';
+
+/** A pin check's answer: the shape of the gateway's PinVerdict (src/gateway/pins), which a PinBook returns. */
+export type ToolPinVerdict = { kind: 'new' } | { kind: 'match' } | { kind: 'changed'; diff: string };
+
+/** Remembers tool definitions across sessions (a PinBook fits): each listed tool is checked against what was seen. */
+export interface ToolPins {
+  check(server: string, tool: Tool): ToolPinVerdict;
+  /** Said after the diff in the warning for a changed tool: where the pins are kept, how to approve the change. */
+  note?(server: string, tool: string): string;
+}
 
 export interface ClientOptions {
   /** Answers to the server's input requests; they also decide which capabilities are declared. */
@@ -42,6 +52,11 @@ export interface ClientOptions {
   listenForChanges?: boolean;
   /** Declare the tasks extension and follow task results until they finish. Default true. */
   tasks?: boolean;
+  /**
+   * Pinning (threat C2, rug pulls): every listed tool is checked with the server's name (serverName); a 'changed'
+   * verdict is warned about through the logger, with its diff. The tool stays usable: the warning is the point.
+   */
+  pins?: ToolPins;
   /** Validate structuredContent against outputSchema ('throw': OutputValidationError). Default 'throw'. */
   validateOutput?: 'throw' | 'off';
   /** Warnings (dropped tools, odd server messages). Default: stderr. */

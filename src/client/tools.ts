@@ -12,6 +12,7 @@ import {
 } from '../schema/index.js';
 import { ProtocolError } from './errors.js';
 import type { ClientSession } from './session.js';
+import { checkPins } from './tool-pins.js';
 
 /** What the client keeps per tool: the definition, its header paths, and its output validator (built lazily). */
 export interface KnownTool {
@@ -100,6 +101,7 @@ export class ToolCache {
         output: sameOutput ? previous.output : undefined,
       });
     }
+    checkPins(this.#client, tools);
     this.#tools = known;
     this.#list = tools;
     this.#freshUntil = Date.now() + (Number.isFinite(ttlMs) ? ttlMs : 0);

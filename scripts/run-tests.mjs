@@ -1,6 +1,7 @@
 // Runs every test file under test/ and src/ with Node's own test runner (TypeScript through tsx).
 // Node 20 does not expand globs for --test, so the files are listed here.
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -28,9 +29,17 @@ const selected = (
   filter.length ? files.filter((f) => filter.some((part) => f.includes(part))) : files
 ).filter((f) => !excluded.some((part) => f.includes(part)));
 selected.sort();
+// Hermetic: the CLI children the tests start keep what they remember (login tokens, tool pins) in a configuration
+// directory of this run, never the developer's ~/.config; and `toolwire list/call` do not pin tools unless a test
+// turns pinning on (test/cli-pins.test.ts does), so one server's tools changing between two tests warns no one.
+const configHome = mkdtempSync(join(tmpdir(), 'toolwire-test-config-'));
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...selected],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test', XDG_CONFIG_HOME: configHome, TOOLWIRE_PINS: 'off' },
+  },
 );
+rmSync(configHome, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -1,6 +1,8 @@
 // The gateway's upstreams: one Upstream per mcpServers entry, with its lifecycle, circuit, limits and credentials.
 
-export { Upstream, type ChangeKind, type UpstreamHealth, type UpstreamOptions } from './upstream.js';
+export { Upstream } from './upstream.js';
+export type { UpstreamHealth, UpstreamOptions } from './options.js';
+export { CHANGE_KINDS, type ChangeKind } from './changes.js';
 export {
   checkUpstreamConfig,
   DEFAULT_CALL_TIMEOUT_MS,

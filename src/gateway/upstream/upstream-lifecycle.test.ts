@@ -16,7 +16,9 @@ import {
 import type { UpstreamConfig } from './config.js';
 import { UpstreamUnavailable } from './errors.js';
 import { ManualScheduler } from './manual-scheduler.js';
-import { Upstream, type ChangeKind, type UpstreamOptions } from './upstream.js';
+import type { ChangeKind } from './changes.js';
+import type { UpstreamOptions } from './options.js';
+import { Upstream } from './upstream.js';
 
 const CLIENT_INFO = { name: 'gateway-test', version: '0.0.0' };
 const open: Upstream[] = [];
@@ -168,6 +170,21 @@ describe('upstream lifecycle', () => {
     assert.deepEqual(changes, ['tools']);
     const second = await upstream.listTools();
     assert.match(second[0]?.description ?? '', /aws\/credentials/);
+  });
+
+  it('restart() replaces the connection now: a new child, the old one gone, every list announced as changed', async () => {
+    const { upstream, scheduler } = upstreamFor(maliciousStdio('evil'));
+    await within(upstream.start(), CHILD_LIMIT_MS, 'start');
+    const firstPid = upstream.pid as number;
+    const changes: ChangeKind[] = [];
+    upstream.onChanged((kind) => changes.push(kind));
+    await within(upstream.restart(), CHILD_LIMIT_MS, 'restart');
+    assert.equal(upstream.health().state, 'ready');
+    assert.equal(upstream.health().restarts, 1);
+    assert.notEqual(upstream.pid, firstPid);
+    assert.equal(processExists(firstPid), false);
+    scheduler.advance(250);
+    assert.deepEqual(changes.sort(), ['prompts', 'resources', 'tools']);
   });
 
   it('close() during a retry wait stops restarting for good', async () => {

@@ -16,7 +16,8 @@ import {
 import type { UpstreamConfig } from './config.js';
 import { UpstreamTimeout, UpstreamUnavailable } from './errors.js';
 import { ManualScheduler } from './manual-scheduler.js';
-import { Upstream, type UpstreamOptions } from './upstream.js';
+import type { UpstreamOptions } from './options.js';
+import { Upstream } from './upstream.js';
 
 const CLIENT_INFO = { name: 'gateway-test', version: '0.0.0' };
 const open: Upstream[] = [];

@@ -2,105 +2,39 @@
 // restarts after a crash or a dropped connection with backoff, refuses fast while its circuit is open, bounds every
 // listing in time, reports list changes (debounced), and on close leaves no child process behind.
 
-import {
-  ConnectionClosedError,
-  McpClient,
-  McpError,
-  ProtocolError,
-  RequestAbortedError,
-  RequestTimeoutError,
-  type ClientOptions,
-  type InputHandlers,
-} from '../../client/index.js';
+import { McpClient, RequestAbortedError, type ClientOptions } from '../../client/index.js';
 import {
   Notification,
   TransportError,
-  type Implementation,
   type Prompt,
   type Resource,
   type ResourceTemplate,
   type Tool,
   type Transport,
 } from '../../protocol/index.js';
-import type { Logger } from '../../server/index.js';
 import { StdioClientTransport } from '../../transports/stdio/index.js';
 import { backoffDelay, resolveRestart, type RestartOptions } from './backoff.js';
-import { CircuitBreaker, type CircuitOptions } from './circuit.js';
+import { CHANGE_KINDS, ChangeEvents, type ChangeKind } from './changes.js';
+import { CircuitBreaker } from './circuit.js';
 import {
   checkUpstreamConfig,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_LIST_TIMEOUT_MS,
   type UpstreamConfig,
 } from './config.js';
-import { upstreamAuth, type Environment, type UpstreamAuth } from './credentials.js';
+import { upstreamAuth, type UpstreamAuth } from './credentials.js';
 import { UpstreamTimeout, UpstreamUnavailable } from './errors.js';
+import { isUpstreamFailure, messageOf } from './failures.js';
+import type { UpstreamHealth, UpstreamOptions } from './options.js';
 import { realScheduler, type Scheduler } from './scheduler.js';
+import { withTimeLimit } from './time-limit.js';
 import { createUpstreamTransport, watchClose } from './transport.js';
-
-export type ChangeKind = 'tools' | 'prompts' | 'resources';
-
-export type UpstreamHealth = {
-  name: string;
-  state: 'connecting' | 'ready' | 'backoff' | 'open' | 'closed';
-  era?: string;
-  failures: number;
-  restarts: number;
-  lastError?: string;
-  nextAttemptAt?: string;
-  tools: number;
-};
-
-export interface UpstreamOptions {
-  clientInfo: Implementation;
-  logger: Logger;
-  /** Answers to the upstream's input requests (elicitation, sampling, roots): the gateway forwards them. */
-  handlers: InputHandlers;
-  restart?: Partial<RestartOptions>;
-  circuit?: Partial<CircuitOptions>;
-  /** The clock, in ms since the epoch (default: the scheduler's). */
-  clock?: () => number;
-  /** Timers for restarts, list time limits, debouncing and the handshake limit (default: real, unref'd). */
-  scheduler?: Scheduler;
-  /** [0, 1) for the backoff jitter. Default Math.random. */
-  random?: () => number;
-  /** The gateway's environment: ${ENV} in headers, credential secrets, what a stdio child inherits. */
-  env?: Environment;
-  /** What a relative stdio `cwd` is resolved against (the config file's directory). Default process.cwd(). */
-  baseDir?: string;
-  /** Coalescing window of list_changed notifications, in ms. Default 250. */
-  debounceMs?: number;
-  /** How long the transport start and handshake may take, in ms. Default 30,000. */
-  connectTimeoutMs?: number;
-  /** Per step of a stdio child's shutdown (stdin closed, then SIGTERM) before SIGKILL, in ms. Default 2,000. */
-  closeTimeoutMs?: number;
-  /** For HTTP upstreams and their token requests (proxies, tests). Default the global fetch. */
-  fetch?: typeof fetch;
-  /** Each piece of a stdio upstream's stderr as it arrives. */
-  onStderr?: (chunk: string) => void;
-  /** More client options (maxListPages, validateOutput, retry, telemetry…); the ones the Upstream sets win. */
-  client?: Omit<ClientOptions, 'handlers' | 'logger' | 'timeoutMs' | 'trusted' | 'serverName'>;
-}
 
 type Phase = 'idle' | 'connecting' | 'ready' | 'backoff' | 'closed';
 
 const DEFAULT_DEBOUNCE_MS = 250;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
-const KINDS: readonly ChangeKind[] = ['tools', 'prompts', 'resources'];
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** Whether a failed request says the upstream is unwell (counts for the circuit) rather than that it answered. */
-function isUpstreamFailure(error: unknown): boolean {
-  if (error instanceof McpError) return error.httpStatus !== undefined && error.httpStatus >= 500;
-  return (
-    error instanceof RequestTimeoutError ||
-    error instanceof ConnectionClosedError ||
-    error instanceof TransportError ||
-    error instanceof ProtocolError ||
-    error instanceof UpstreamTimeout
-  );
-}
 
 export class Upstream {
   readonly name: string;
@@ -111,8 +45,7 @@ export class Upstream {
   readonly #random: () => number;
   readonly #restart: Required<RestartOptions>;
   readonly #breaker: CircuitBreaker;
-  readonly #listeners = new Set<(kind: ChangeKind) => void>();
-  readonly #debounce = new Map<ChangeKind, unknown>();
+  readonly #changes: ChangeEvents;
   #phase: Phase = 'idle';
   /** Bumped by every connection attempt and by close: late events of an older attempt are ignored. */
   #generation = 0;
@@ -140,6 +73,9 @@ export class Upstream {
     this.#random = options.random ?? Math.random;
     this.#restart = resolveRestart(options.restart);
     this.#breaker = new CircuitBreaker(options.circuit, this.#now);
+    this.#changes = new ChangeEvents(this.#scheduler, options.debounceMs ?? DEFAULT_DEBOUNCE_MS, (message) =>
+      options.logger.warn(`upstream "${config.name}": ${message}`),
+    );
   }
 
   /** The live client while ready; undefined otherwise. */
@@ -242,14 +178,14 @@ export class Upstream {
     this.#phase = 'ready';
     this.#readyAt = this.#now();
     this.#connections++;
-    client.onToolsChanged(() => this.#changed('tools'));
-    client.onNotification(Notification.PromptsListChanged, () => this.#changed('prompts'));
-    client.onNotification(Notification.ResourcesListChanged, () => this.#changed('resources'));
+    client.onToolsChanged(() => this.#changes.changed('tools'));
+    client.onNotification(Notification.PromptsListChanged, () => this.#changes.changed('prompts'));
+    client.onNotification(Notification.ResourcesListChanged, () => this.#changes.changed('resources'));
     this.#options.logger.info(`upstream "${this.name}" is ready (${client.era ?? 'unknown'} era)`);
     if (this.#connections === 1) return;
     // What it offers may have changed while it was away: every list is stale.
     this.#restarts++;
-    for (const kind of KINDS) this.#changed(kind);
+    for (const kind of CHANGE_KINDS) this.#changes.changed(kind);
   }
 
   /** The transport closed. While ready, that is a crash or a dropped connection: restart with backoff. */
@@ -281,6 +217,35 @@ export class Upstream {
       this.#retryTimer = undefined;
       void this.#connect();
     }, delay);
+  }
+
+  /** Drops the live connection and reconnects after the usual backoff (the old connection's events are ignored). */
+  #recycle(reason: string): void {
+    if (this.#phase !== 'ready') return;
+    this.#generation++;
+    const client = this.#client;
+    this.#client = undefined;
+    void client?.close().catch(() => undefined);
+    this.#failed(reason);
+  }
+
+  /**
+   * Reconnects now (an admin's "restart", or a wedged stdio child the circuit keeps failing on): the current
+   * connection is closed (a stdio child killed) and a new one made. Resolves when that attempt has ended either way.
+   */
+  async restart(): Promise<void> {
+    if (this.#phase === 'closed') throw new UpstreamUnavailable(this.name, 'it is closed');
+    if (this.#auth === undefined) return this.start();
+    this.#scheduler.clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#generation++;
+    const client = this.#client;
+    const transport = this.#transport;
+    this.#client = undefined;
+    this.#attempt = 0;
+    this.#phase = 'connecting';
+    await (client?.close() ?? transport?.close())?.catch(() => undefined);
+    await this.#connect();
   }
 
   /** The live client, or UpstreamUnavailable saying why there is none. */
@@ -318,6 +283,9 @@ export class Upstream {
       this.#attempt = 0;
       return result;
     } catch (error) {
+      // An HTTP upstream that forgot our session (it restarted) needs a new handshake: the spec's 404 rule.
+      if (error instanceof TransportError && error.status === 404 && this.#client === client)
+        this.#recycle('the upstream ended the session (HTTP 404)');
       if (isUpstreamFailure(error)) {
         this.#breaker.failure();
         if (this.#breaker.state !== 'closed')
@@ -334,28 +302,16 @@ export class Upstream {
     signal: AbortSignal | undefined,
     run: (client: McpClient, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    return this.call(async (client) => {
-      const limitMs = this.config.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
-      const controller = new AbortController();
-      const forward = (): void => controller.abort(signal?.reason);
-      if (signal?.aborted === true) forward();
-      signal?.addEventListener('abort', forward, { once: true });
-      let timer: unknown;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = this.#scheduler.setTimeout(() => {
-          const error = new UpstreamTimeout(this.name, what, limitMs);
-          controller.abort(error);
-          reject(error);
-        }, limitMs);
-      });
-      try {
-        // The race, not only the abort: a listing joined to one already under way ignores our signal.
-        return await Promise.race([run(client, controller.signal), timeout]);
-      } finally {
-        this.#scheduler.clearTimeout(timer);
-        signal?.removeEventListener('abort', forward);
-      }
-    });
+    const limitMs = this.config.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
+    return this.call((client) =>
+      withTimeLimit(
+        this.#scheduler,
+        limitMs,
+        signal,
+        () => new UpstreamTimeout(this.name, what, limitMs),
+        (limited) => run(client, limited),
+      ),
+    );
   }
 
   async listTools(signal?: AbortSignal): Promise<Tool[]> {
@@ -380,29 +336,7 @@ export class Upstream {
 
   /** `listener` hears of list changes (debounced), and of all three kinds after a restart. Returns the way to stop. */
   onChanged(listener: (kind: ChangeKind) => void): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
-  }
-
-  /** Coalesces: the first change of a kind opens a window; more of that kind inside it add nothing. */
-  #changed(kind: ChangeKind): void {
-    if (this.#phase === 'closed' || this.#debounce.has(kind)) return;
-    const ms = this.#options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
-    this.#debounce.set(
-      kind,
-      this.#scheduler.setTimeout(() => {
-        this.#debounce.delete(kind);
-        for (const listener of [...this.#listeners]) {
-          try {
-            listener(kind);
-          } catch (error) {
-            this.#options.logger.warn(
-              `upstream "${this.name}": an onChanged listener threw: ${messageOf(error)}`,
-            );
-          }
-        }
-      }, ms),
-    );
+    return this.#changes.listen(listener);
   }
 
   health(): UpstreamHealth {
@@ -434,9 +368,7 @@ export class Upstream {
     this.#phase = 'closed';
     this.#generation++;
     this.#scheduler.clearTimeout(this.#retryTimer);
-    for (const timer of this.#debounce.values()) this.#scheduler.clearTimeout(timer);
-    this.#debounce.clear();
-    this.#listeners.clear();
+    this.#changes.stop();
     const client = this.#client;
     const transport = this.#transport;
     this.#client = undefined;

@@ -1,6 +1,8 @@
 // Runs one piece of work under a time limit on the injected scheduler: past the limit its signal is aborted and
-// the promise rejects with the given error, whether or not the work heeds the signal.
+// the promise rejects with the given error, whether or not the work heeds the signal. And one caller's wait on
+// shared work, cut short by that caller's signal.
 
+import { RequestAbortedError } from '../../client/index.js';
 import type { Scheduler } from './scheduler.js';
 
 export async function withTimeLimit<T>(
@@ -29,4 +31,17 @@ export async function withTimeLimit<T>(
     scheduler.clearTimeout(timer);
     signal?.removeEventListener('abort', forward);
   }
+}
+
+/** `shared`, or RequestAbortedError(what) as soon as `signal` aborts; the shared work itself goes on. */
+export function untilAborted<T>(shared: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+  if (signal.aborted) return Promise.reject(new RequestAbortedError(what));
+  let stop: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(new RequestAbortedError(what));
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  return Promise.race([shared, aborted]).finally(() =>
+    signal.removeEventListener('abort', stop as () => void),
+  );
 }

@@ -113,6 +113,29 @@ describe('F5 slow upstreams', () => {
     );
   });
 
+  it("F5 concurrent lists share one upstream request, and one caller's cancel does not fail the others", async () => {
+    const { upstream, scheduler, stderr } = upstreamFor(
+      maliciousStdio('hang', ['hang-list'], { listTimeoutMs: 5000 }),
+      new ManualScheduler(),
+      { circuit: { failures: 2, probeAfterMs: 1000 } },
+    );
+    await within(upstream.start(), CHILD_LIMIT_MS, 'start');
+    const leaving = new AbortController();
+    const first = upstream.listTools(leaving.signal);
+    const second = upstream.listTools();
+    await received(stderr, 'tools/list');
+    leaving.abort();
+    await assert.rejects(first, { name: 'RequestAbortedError', message: 'tools/list was cancelled' });
+    scheduler.advance(5000);
+    await assert.rejects(second, UpstreamTimeout);
+    assert.equal(
+      stderr.lines.filter((line) => line.startsWith('got tools/list')).length,
+      1,
+      'one upstream request',
+    );
+    assert.equal(upstream.health().failures, 1, 'counted once');
+  });
+
   it('F5 the circuit opens after N failures, refuses without reaching the upstream, and closes after one probe', async () => {
     const { upstream, scheduler, stderr } = upstreamFor(
       maliciousStdio('flaky', ['hang-list'], { listTimeoutMs: 1000 }),

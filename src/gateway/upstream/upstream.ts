@@ -27,7 +27,7 @@ import { UpstreamTimeout, UpstreamUnavailable } from './errors.js';
 import { isUpstreamFailure, messageOf } from './failures.js';
 import type { UpstreamHealth, UpstreamOptions } from './options.js';
 import { realScheduler, type Scheduler } from './scheduler.js';
-import { withTimeLimit } from './time-limit.js';
+import { untilAborted, withTimeLimit } from './time-limit.js';
 import { createUpstreamTransport, watchClose } from './transport.js';
 
 type Phase = 'idle' | 'connecting' | 'ready' | 'backoff' | 'closed';
@@ -46,6 +46,8 @@ export class Upstream {
   readonly #restart: Required<RestartOptions>;
   readonly #breaker: CircuitBreaker;
   readonly #changes: ChangeEvents;
+  /** The listing under way per method (tools/list…), shared by concurrent callers. At most four entries. */
+  readonly #listings = new Map<string, Promise<unknown>>();
   #phase: Phase = 'idle';
   /** Bumped by every connection attempt and by close: late events of an older attempt are ignored. */
   #generation = 0;
@@ -296,22 +298,35 @@ export class Upstream {
     }
   }
 
-  /** A listing under the list time limit: cancelled upstream and rejected with UpstreamTimeout when it runs over. */
+  /**
+   * A listing under the list time limit: cancelled upstream and rejected with UpstreamTimeout when it runs over.
+   * Concurrent listings of one kind share one upstream request (counted once by the circuit), and a caller's own
+   * signal only stops that caller's wait: one gateway client going away must not fail the others' lists.
+   */
   #list<T>(
     what: string,
     signal: AbortSignal | undefined,
     run: (client: McpClient, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    const limitMs = this.config.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
-    return this.call((client) =>
-      withTimeLimit(
-        this.#scheduler,
-        limitMs,
-        signal,
-        () => new UpstreamTimeout(this.name, what, limitMs),
-        (limited) => run(client, limited),
-      ),
-    );
+    // The map holds one promise per method name, each made below with that method's own T.
+    let shared = this.#listings.get(what) as Promise<T> | undefined;
+    if (shared === undefined) {
+      const limitMs = this.config.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
+      const listing: Promise<T> = this.call((client) =>
+        withTimeLimit(
+          this.#scheduler,
+          limitMs,
+          undefined,
+          () => new UpstreamTimeout(this.name, what, limitMs),
+          (limited) => run(client, limited),
+        ),
+      ).finally(() => {
+        if (this.#listings.get(what) === listing) this.#listings.delete(what);
+      });
+      this.#listings.set(what, listing);
+      shared = listing;
+    }
+    return signal === undefined ? shared : untilAborted(shared, signal, what);
   }
 
   async listTools(signal?: AbortSignal): Promise<Tool[]> {

@@ -83,6 +83,25 @@ describe('upstream lifecycle', () => {
     assert.equal(upstream.health().state, 'backoff');
   });
 
+  it('a handshake that never ends is cut off at connectTimeoutMs: the child is killed and a retry scheduled', async () => {
+    const { upstream, scheduler, stderr } = upstreamFor(maliciousStdio('mute', ['hang-initialize']), {
+      connectTimeoutMs: 5000,
+    });
+    const starting = upstream.start();
+    await within(
+      scheduler.nextTimer((timer) => timer.delayMs === 5000),
+      CHILD_LIMIT_MS,
+      'the handshake limit',
+    );
+    await stderr.waitFor((line) => line.startsWith('got initialize'), 'the initialize request');
+    const pid = upstream.pid as number;
+    scheduler.advance(5000);
+    await within(starting, CHILD_LIMIT_MS, 'start to resolve');
+    assert.equal(upstream.health().state, 'backoff');
+    assert.equal(upstream.health().lastError, 'no answer to the handshake within 5000 ms');
+    assert.equal(processExists(pid), false, 'the child is gone');
+  });
+
   it('lists tools, prompts and resources of a live upstream, and reports it ready', async () => {
     const { upstream } = upstreamFor(maliciousStdio('evil'));
     await within(upstream.start(), CHILD_LIMIT_MS, 'start');

@@ -5,13 +5,15 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { RequestAbortedError } from '../../client/index.js';
 import { TransportError } from '../../protocol/index.js';
-import { silentLogger } from '../../server/index.js';
+import { McpServer, silentLogger } from '../../server/index.js';
+import { listenHttp } from '../../transports/http/index.js';
 import {
   CHILD_LIMIT_MS,
   startMaliciousHttp,
   within,
   type MaliciousHttp,
 } from '../../../test/fixtures/malicious-upstream/harness.js';
+import type { ChangeKind } from './changes.js';
 import { UpstreamUnavailable } from './errors.js';
 import { ManualScheduler } from './manual-scheduler.js';
 import { Upstream } from './upstream.js';
@@ -80,5 +82,47 @@ describe('HTTP upstreams', () => {
     await assert.rejects(call, RequestAbortedError);
     await fixture.stderr.waitFor((l) => l === `cancelled ${id}`, 'the cancellation upstream');
     assert.equal(upstream.health().failures, 0);
+  });
+
+  it('a modern (2026-07-28) upstream: era modern, its tool list changes arrive through subscriptions/listen', async () => {
+    const server = new McpServer({ name: 'modern', version: '1.0.0' }, { logger: silentLogger });
+    server.tool({ name: 'one', description: 'One', inputSchema: { type: 'object' }, handler: () => '1' });
+    const listening = await listenHttp(server, { port: 0, logger: silentLogger });
+    const scheduler = new ManualScheduler();
+    const upstream = new Upstream(
+      { name: 'modern', url: listening.url },
+      {
+        clientInfo: CLIENT_INFO,
+        logger: silentLogger,
+        handlers: {},
+        scheduler,
+        connectTimeoutMs: 10 * 60_000,
+      },
+    );
+    try {
+      await within(upstream.start(), CHILD_LIMIT_MS, 'start');
+      assert.equal(upstream.health().era, 'modern');
+      assert.deepEqual(
+        (await upstream.listTools()).map((tool) => tool.name),
+        ['one'],
+      );
+      const changes: ChangeKind[] = [];
+      upstream.onChanged((kind) => changes.push(kind));
+      server.tool({ name: 'two', description: 'Two', inputSchema: { type: 'object' }, handler: () => '2' });
+      const window = await within(
+        scheduler.nextTimer((timer) => timer.delayMs === 250),
+        CHILD_LIMIT_MS,
+        'the list change',
+      );
+      scheduler.advance(window.delayMs);
+      assert.deepEqual(changes, ['tools']);
+      assert.deepEqual(
+        (await upstream.listTools()).map((tool) => tool.name),
+        ['one', 'two'],
+      );
+    } finally {
+      await upstream.close();
+      await listening.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { Transport } from '../protocol/index.js';
 import { HttpClientTransport } from '../transports/http-client/index.js';
-import { StdioClientTransport, parseCommandLine } from '../transports/stdio/index.js';
+import { StdioClientTransport, inheritedEnvironment, parseCommandLine } from '../transports/stdio/index.js';
 import { notAServerName, readConfig, unknownKeys, type ConfigFile } from './config-file.js';
 import { UsageError } from './errors.js';
 import { storedAuthFetch } from './oauth-tokens.js';
@@ -109,27 +109,6 @@ function stdioTarget(
       return code === undefined ? undefined : { code, signal: transport?.signal ?? null };
     },
   };
-}
-
-/** Variables a configured stdio server inherits; everything else must be given in its "env". */
-const INHERITED = [
-  'HOME',
-  'LOGNAME',
-  'PATH',
-  'SHELL',
-  'TERM',
-  'USER',
-  'LANG',
-  'LC_ALL',
-  'TMPDIR',
-  'TZ',
-  'SYSTEMROOT',
-];
-
-function inheritedEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const picked: NodeJS.ProcessEnv = {};
-  for (const name of INHERITED) if (env[name] !== undefined) picked[name] = env[name];
-  return picked;
 }
 
 export function resolveTarget(target: string, options: TargetOptions): ResolvedTarget {

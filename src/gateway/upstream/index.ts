@@ -17,7 +17,8 @@ export {
   type UpstreamConfigErrorCode,
 } from './errors.js';
 export { expandEnv, upstreamAuth, type Environment, type UpstreamAuth } from './credentials.js';
-export { childEnvironment, INHERITED_ENV } from './transport.js';
+export { childEnvironment } from './transport.js';
+export { INHERITED_ENV } from '../../transports/stdio/index.js';
 export { CircuitBreaker, DEFAULT_CIRCUIT, type CircuitOptions, type CircuitState } from './circuit.js';
 export { backoffDelay, DEFAULT_RESTART, type RestartOptions } from './backoff.js';
 export { realScheduler, type Scheduler } from './scheduler.js';

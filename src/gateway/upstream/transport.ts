@@ -4,36 +4,13 @@
 import { resolve } from 'node:path';
 import type { Transport } from '../../protocol/index.js';
 import { HttpClientTransport } from '../../transports/http-client/index.js';
-import { StdioClientTransport } from '../../transports/stdio/index.js';
+import { StdioClientTransport, inheritedEnvironment } from '../../transports/stdio/index.js';
 import type { UpstreamConfig } from './config.js';
 import type { Environment, UpstreamAuth } from './credentials.js';
 
-/**
- * The variables a stdio upstream inherits from the gateway; everything else must be in its "env". The same rule
- * as `toolwire call` (src/cli/target.ts) and Claude Desktop: a configured server does not get every secret of the
- * shell that started the gateway.
- */
-export const INHERITED_ENV: readonly string[] = [
-  'HOME',
-  'LOGNAME',
-  'PATH',
-  'SHELL',
-  'TERM',
-  'USER',
-  'LANG',
-  'LC_ALL',
-  'TMPDIR',
-  'TZ',
-  'SYSTEMROOT',
-];
-
+/** A stdio upstream's environment: what `toolwire call` passes on too (INHERITED_ENV), plus its own "env". */
 export function childEnvironment(config: UpstreamConfig, env: Environment): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const name of INHERITED_ENV) {
-    const value = env[name];
-    if (value !== undefined) picked[name] = value;
-  }
-  return { ...picked, ...(config.env ?? {}) };
+  return { ...inheritedEnvironment(env), ...(config.env ?? {}) };
 }
 
 export interface TransportSettings {

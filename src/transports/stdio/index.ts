@@ -10,6 +10,7 @@ export {
 export { attachSignalHandlers, type ShutdownSignal } from './signals.js';
 export { serveStdio, type StdioServing } from './serve.js';
 export { parseCommandLine } from './client-command-line.js';
+export { INHERITED_ENV, inheritedEnvironment } from './inherited-env.js';
 export {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_MAX_STDERR_BYTES,

@@ -10,3 +10,4 @@ export {
   type Finding,
   type ListingLimits,
 } from './types.js';
+export { vetTool, type PoisoningMode, type Vetting } from './vet-tool.js';

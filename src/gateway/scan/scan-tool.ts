@@ -72,9 +72,11 @@ export function scanTool(tool: Tool): Finding[] {
  * instruction blocks cut out with their content. Names, parameter names and data (enum, const, default, examples,
  * pattern…) are never changed: the upstream compares them exactly, so the schema means what it meant. What stripping
  * cannot remove stays a finding: scan the stripped tool to decide (a deny finding left means deny the tool).
- * Throws RangeError for a definition over the scan's budget (refuseDefinition refuses those first).
+ * With `{ blocks: false }` only invisible characters and escapes are removed (comments and blocks stay visible, to be
+ * reported). Throws RangeError for a definition over the scan's budget (refuseDefinition refuses those first).
  */
-export function stripTool(tool: Tool): Tool {
+export function stripTool(tool: Tool, options: { blocks?: boolean } = {}): Tool {
+  const blocks = options.blocks ?? true;
   // A JSON copy: the tool came as JSON, and JSON.parse keeps a key named "__proto__" as data.
   const copy = JSON.parse(JSON.stringify(tool)) as Tool;
   try {
@@ -83,7 +85,7 @@ export function stripTool(tool: Tool): Tool {
       new Meter(SCAN_STEPS),
       ({ text, part, replace }) => {
         if (part !== 'prose') return;
-        const stripped = stripProse(text);
+        const stripped = stripProse(text, blocks);
         if (stripped !== text) replace(stripped);
       },
     );

@@ -168,9 +168,11 @@ export function characterHits(text: string): TextHit[] {
  * Prose as a model should see it: invisible characters and escape sequences removed (cleanText, as for results),
  * HTML comments and instruction blocks cut out with their content (an unclosed one runs to the end of the text),
  * chat-template tokens cut with everything after them. Phrases are left: a scan after stripping still finds them.
+ * With `blocks` false, only the characters go (what the model must never see, whatever the mode).
  */
-export function stripProse(text: string): string {
+export function stripProse(text: string, blocks = true): string {
   let out = cleanText(text.replace(TAG_CHARACTERS, ''));
+  if (!blocks) return out;
   out = cutComments(out);
   out = cutBlocks(out);
   const token = new RegExp(CHAT_TOKEN.source, 'i').exec(out);

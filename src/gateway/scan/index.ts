@@ -11,3 +11,4 @@ export {
   type ListingLimits,
 } from './types.js';
 export { vetTool, type PoisoningMode, type Vetting } from './vet-tool.js';
+export { scanText, stripText } from './scan-text.js';

@@ -208,6 +208,11 @@ describe('refuseDefinition: schema-borne attacks (C5)', () => {
       'inputSchema is not a JSON object',
     ],
     [
+      'an inputSchema whose root is not an object type',
+      tool({ type: 'string' }),
+      'inputSchema must have "type": "object" at the root (MCP requires it)',
+    ],
+    [
       'an outputSchema that is not an object',
       tool(object({}), { outputSchema: 'x' as unknown as JsonObject }),
       'outputSchema is not a JSON object',

@@ -35,7 +35,8 @@ export function checkDefinition(
 
 /**
  * C5/C6: the reason the gateway refuses a definition, or undefined when it is fine. Refused: a name that breaks MCP's
- * rule, a definition over the size, node or depth bounds, schemas that are not objects, any $ref not starting with
+ * rule, a definition over the size, node or depth bounds, schemas that are not objects (or an inputSchema whose root
+ * is not `type: "object"`), any $ref not starting with
  * '#' (never fetched), $dynamicRef / $recursiveRef, an embedded $id, a $ref that resolves to nothing, any recursive
  * $ref (a cycle, even through properties: it cannot be expanded, and validating along it has no bound), schemas
  * too large once $refs are expanded, nesting of subschemas or of combinators over the bounds, and any `pattern` or
@@ -57,6 +58,8 @@ function refusal(tool: Tool, limits: DefinitionLimits, meter: Meter): string | u
   if (bytes > limits.maxDefinitionBytes)
     return `the definition is ${bytes} bytes of JSON, over the limit of ${limits.maxDefinitionBytes}`;
   if (!isJsonObject(tool.inputSchema)) return 'inputSchema is not a JSON object';
+  if (tool.inputSchema.type !== 'object')
+    return 'inputSchema must have "type": "object" at the root (MCP requires it)';
   if (tool.outputSchema !== undefined && !isJsonObject(tool.outputSchema))
     return 'outputSchema is not a JSON object';
   for (const [subject, schema] of [

@@ -8,8 +8,8 @@ export type RegexNode =
   | { kind: 'char'; set: CharSet }
   | { kind: 'start' }
   | { kind: 'end' }
-  /** \b and \B: zero width, read as "may or may not hold", which only adds paths (a safe over-estimate). */
-  | { kind: 'empty' }
+  /** \b and \B: zero width, and they may fail (so a match cannot be taken to end before one). */
+  | { kind: 'boundary' }
   | { kind: 'seq'; items: RegexNode[] }
   | { kind: 'alt'; options: RegexNode[] }
   | { kind: 'repeat'; body: RegexNode; min: number; max: number }
@@ -170,7 +170,7 @@ export function parseRegex(pattern: string): RegexNode {
       }
       case '\\': {
         const escaped = next();
-        if (escaped === 'b' || escaped === 'B') return { kind: 'empty' };
+        if (escaped === 'b' || escaped === 'B') return { kind: 'boundary' };
         if (escaped === 'k' || /[1-9]/.test(escaped)) throw new RegexRefusal('a backreference');
         const set = classEscape(escaped);
         return { kind: 'char', set: set ?? single(characterEscape(escaped)) };

@@ -49,6 +49,9 @@ describe('patternProblem: refused patterns (C5)', () => {
     ],
     ['[a-z]+$', UNANCHORED],
     ['\\d+x', UNANCHORED],
+    // Found by fuzzing: a lookahead that always fails after a loop (each start position read to the end).
+    ['a*(?!)', UNANCHORED],
+    ['\\w+\\B', UNANCHORED],
     ['(a)\\1', `has a backreference${NOT_ACCEPTED}`],
     ['(?<n>a)\\k<n>', `has a backreference${NOT_ACCEPTED}`],
     ['(?<=a)b', `has a lookbehind${NOT_ACCEPTED}`],
@@ -164,6 +167,55 @@ describe('patternProblem: accepted patterns are fast on hostile input (C5)', () 
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('C5 property: any string of regex tokens that compiles and is accepted runs in linear time', () => {
+    const token = fc.constantFrom(
+      ...[
+        'a',
+        'b',
+        '1',
+        ',',
+        '.',
+        '-',
+        '/',
+        '\\',
+        '(',
+        ')',
+        '[',
+        ']',
+        '{',
+        '}',
+        '*',
+        '+',
+        '?',
+        '|',
+        '^',
+        '$',
+      ],
+      ...['?:', '?=', '?!', 'd', 'w', 's', 'p{L}', 'b', 'B', 'u{1F600}', 'x41', '[^]', '\u00e9'],
+    );
+    const n = 20_000;
+    const inputs = ['a'.repeat(n) + '!', 'ab'.repeat(n / 2), '1,'.repeat(n / 2) + '!'];
+    fc.assert(
+      fc.property(
+        fc.array(token, { maxLength: 20 }).map((tokens) => tokens.join('')),
+        (source) => {
+          try {
+            new RegExp(source, 'u');
+          } catch {
+            return;
+          }
+          if (patternProblem(source) !== undefined) return;
+          const regex = new RegExp(source, 'u');
+          for (const input of inputs) {
+            const ms = quickestMs(() => regex.test(input));
+            assert.ok(ms < 2000, `${source} took ${ms} ms`);
+          }
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

@@ -21,7 +21,9 @@ const OVERLAP =
 /** Steps one pattern's check may take when no meter is given. */
 const PATTERN_STEPS = 200_000;
 
-type Symbol = CharSet | 'start' | 'end';
+/** A set of characters read; ^; $ (read as an end-of-text character); a zero-width test that may fail (\b, lookahead). */
+type Symbol = CharSet | 'start' | 'end' | 'assert';
+const zeroWidth = (symbol: Symbol | undefined): boolean => symbol === 'start' || symbol === 'assert';
 interface Part {
   nullable: boolean;
   first: number[];
@@ -79,7 +81,7 @@ class Analysis {
       let most = 1;
       for (const p of members) {
         const successors = this.#follow[p] ?? [];
-        const choices = this.#symbols[p] === 'start' ? 1 : factor(successors);
+        const choices = zeroWidth(this.#symbols[p]) ? 1 : factor(successors);
         if (choices > 1 && cyclic) return OVERLAP;
         let after = 1;
         for (const q of successors)
@@ -139,8 +141,8 @@ class Analysis {
       case 'start':
       case 'end':
         return this.#single(node.kind);
-      case 'empty':
-        return { nullable: true, first: [], last: [] };
+      case 'boundary':
+        return this.#single('assert');
       case 'lookahead': {
         const inner = new Analysis(this.#meter);
         const problem = inner.check(node.body, true);
@@ -149,7 +151,7 @@ class Analysis {
           if (loops > 0) throw new RegexRefusal('a lookahead that reads without bound inside a repetition');
           this.#boundlessLookahead = true;
         }
-        return { nullable: true, first: [], last: [] };
+        return this.#single('assert');
       }
       case 'seq': {
         let whole: Part = { nullable: true, first: [], last: [] };
@@ -216,7 +218,7 @@ class Analysis {
     return { nullable: false, first: [p], last: [p] };
   }
 
-  /** The positions that read a character (or the end) next, looking through ^ (zero width). */
+  /** The positions that read a character (or the end) next, looking through ^, \b and lookaheads (zero width). */
   #consuming(from: readonly number[]): number[] {
     const out: number[] = [];
     const seen = new Set<number>();
@@ -225,7 +227,7 @@ class Analysis {
       this.#meter.spend();
       if (seen.has(p)) throw new RegexRefusal('two ways to reach the same step');
       seen.add(p);
-      if (this.#symbols[p] === 'start') stack.push(...(this.#follow[p] ?? []));
+      if (zeroWidth(this.#symbols[p])) stack.push(...(this.#follow[p] ?? []));
       else out.push(p);
     }
     return out;
@@ -238,9 +240,9 @@ class Analysis {
       for (let j = i + 1; j < steps.length; j++) {
         const a = this.#symbols[steps[i] ?? -1];
         const b = this.#symbols[steps[j] ?? -1];
-        if (a === undefined || b === undefined || a === 'start' || b === 'start') continue;
+        if (a === undefined || b === undefined || zeroWidth(a) || zeroWidth(b)) continue;
         this.#meter.spend(typeof a === 'string' || typeof b === 'string' ? 1 : a.length + b.length);
-        const both = a === 'end' || b === 'end' ? a === b : intersects(a, b);
+        const both = typeof a === 'string' || typeof b === 'string' ? a === b : intersects(a, b);
         if (both) {
           shared.add(i);
           shared.add(j);

@@ -54,6 +54,15 @@ const PHRASES: readonly RegExp[] = [
 /** Names and paths of files whose content is a secret. */
 const SECRET_FILE =
   /(?:\bid_(?:rsa|dsa|ecdsa|ed25519)\b|~?\/?\.ssh\/|\.aws\/credentials|(?:^|[\s"'`(/])\.env\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.kube\/config\b|\/etc\/shadow\b|\bmcp\.json\b|claude_desktop_config\.json|\.docker\/config\.json|\bprivate[\s_-]?key\b|\bseed[\s_-]?phrase\b|\bmnemonic\b)/i;
+/**
+ * An instruction to hand over a secret file: a verb of sending, then (within the same sentence, 80 characters) a
+ * secret file. Reading alone is not enough: a legitimate ssh tool may say where it reads its key from.
+ */
+const SECRET_REQUEST = new RegExp(
+  String.raw`\b(?:send|pass|include|upload|attach|paste|provide|forward|share|post|email|append|leak)\b[^.!?\n]{0,80}?` +
+    `(?:${SECRET_FILE.source})`,
+  'i',
+);
 /** The same, in a parameter name split into lowercase words joined by '_' (content_from_reading_ssh_id_rsa). */
 const SECRET_NAME =
   /(?:^|_)(?:id_(?:rsa|dsa|ecdsa|ed25519)|ssh_(?:key|private|id|keys)|private_key|privkey|dotenv|env_file|aws_credentials|aws_secret|netrc|npmrc|pgpass|git_credentials|kube_?config|mcp_json|seed_phrase|mnemonic|keychain|shadow_file)(?:_|$)/;
@@ -102,6 +111,14 @@ export function instructionHits(text: string, secrets = true): TextHit[] {
       detail: `an instruction to the model: ${excerpt(match[0])}`,
     });
     break;
+  }
+  const request = secrets ? SECRET_REQUEST.exec(plain) : null;
+  if (request !== null) {
+    hits.push({
+      rule: 'secret-request',
+      severity: 'deny',
+      detail: `asks for the content of a secret file or key to be sent: ${excerpt(request[0])}`,
+    });
   }
   const secret = secrets ? SECRET_FILE.exec(plain) : null;
   if (secret !== null) {

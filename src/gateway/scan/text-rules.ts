@@ -40,6 +40,8 @@ const BLOCK_TAG = new RegExp(
   String.raw`<\s{0,8}(\/?)\s{0,8}(${BLOCK_TAGS.join('|')})(?![\w-])[^<>]{0,200}>`,
   'gi',
 );
+/** Tag names that also serve as placeholders (`ssh <user>@<host>`, `--token <secret>`): a block only when closed. */
+const PLACEHOLDER_TAGS = new Set(['user', 'human', 'assistant', 'prompt', 'secret', 'hidden']);
 /** Chat-template control tokens: whatever follows one is meant to be read as a new turn. */
 const CHAT_TOKEN =
   /<\|\s{0,4}(?:im_start|im_end|system|user|assistant|endoftext)\s{0,4}\|>|\[\/?INST\]|<<\/?SYS>>/gi;
@@ -94,12 +96,12 @@ export function instructionHits(text: string, secrets = true): TextHit[] {
       detail: `an HTML comment, hidden when rendered but read by the model: ${excerpt(plain.slice(comment))}`,
     });
   }
-  const tag = new RegExp(BLOCK_TAG.source, 'i').exec(plain) ?? new RegExp(CHAT_TOKEN.source, 'i').exec(plain);
-  if (tag !== null) {
+  const at = blockTags(plain)[0]?.index ?? new RegExp(CHAT_TOKEN.source, 'i').exec(plain)?.index;
+  if (at !== undefined) {
     hits.push({
       rule: 'instruction-block',
       severity: 'deny',
-      detail: `an instruction block addressed to the model: ${excerpt(plain.slice(tag.index))}`,
+      detail: `an instruction block addressed to the model: ${excerpt(plain.slice(at))}`,
     });
   }
   for (const phrase of PHRASES) {
@@ -209,22 +211,53 @@ function cutComments(text: string): string {
   return out + text.slice(from);
 }
 
+interface BlockTag {
+  index: number;
+  end: number;
+  closing: boolean;
+  name: string;
+}
+
+/**
+ * The instruction-block tags of a text, in order, in one pass. A placeholder-like tag (<user>) counts only as part of
+ * a block: an opening one when the same name is closed later, a closing one when it was opened before.
+ */
+function blockTags(text: string): BlockTag[] {
+  const all: BlockTag[] = [];
+  const firstOpen = new Map<string, number>();
+  const lastClose = new Map<string, number>();
+  for (const match of text.matchAll(BLOCK_TAG)) {
+    const index = match.index ?? 0;
+    const tag = {
+      index,
+      end: index + match[0].length,
+      closing: match[1] === '/',
+      name: (match[2] ?? '').toLowerCase(),
+    };
+    all.push(tag);
+    if (tag.closing) lastClose.set(tag.name, index);
+    else if (!firstOpen.has(tag.name)) firstOpen.set(tag.name, index);
+  }
+  return all.filter(
+    ({ name, index, closing }) =>
+      !PLACEHOLDER_TAGS.has(name) ||
+      (closing ? (firstOpen.get(name) ?? Infinity) < index : (lastClose.get(name) ?? -1) > index),
+  );
+}
+
 /** Each opening tag removes everything up to its own closing tag; stray closing tags go too. One pass: linear. */
 function cutBlocks(text: string): string {
-  const tags = new RegExp(BLOCK_TAG.source, 'gi');
   let out = '';
   let from = 0;
   let open: string | undefined;
-  for (let tag = tags.exec(text); tag !== null; tag = tags.exec(text)) {
-    const closing = tag[1] === '/';
-    const name = (tag[2] ?? '').toLowerCase();
+  for (const tag of blockTags(text)) {
     if (open === undefined) {
       out += text.slice(from, tag.index);
-      if (!closing) open = name;
-      from = tag.index + tag[0].length;
-    } else if (closing && name === open) {
+      if (!tag.closing) open = tag.name;
+      from = tag.end;
+    } else if (tag.closing && tag.name === open) {
       open = undefined;
-      from = tag.index + tag[0].length;
+      from = tag.end;
     }
   }
   return open === undefined ? out + text.slice(from) : out;

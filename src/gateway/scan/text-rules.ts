@@ -55,7 +55,7 @@ const PHRASES: readonly RegExp[] = [
 
 /** Names and paths of files whose content is a secret. */
 const SECRET_FILE =
-  /(?:\bid_(?:rsa|dsa|ecdsa|ed25519)\b|~?\/?\.ssh\/|\.aws\/credentials|(?:^|[\s"'`(/])\.env\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.kube\/config\b|\/etc\/shadow\b|\bmcp\.json\b|claude_desktop_config\.json|\.docker\/config\.json|\bprivate[\s_-]?key\b|\bseed[\s_-]?phrase\b|\bmnemonic\b)/i;
+  /(?:\bid_(?:rsa|dsa|ecdsa|ed25519)\b|~?\/?\.ssh\/|\.aws\/credentials|(?:^|[\s"'`(/])\.env\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|\.kube\/config\b|\/etc\/shadow\b|\bmcp\.json\b|claude_desktop_config\.json|\.docker\/config\.json|\bprivate[\s_-]?key\b|\bseed[\s_-]?phrase\b)/i;
 /**
  * An instruction to hand over a secret file: a verb of sending, then (within the same sentence, 80 characters) a
  * secret file. Reading alone is not enough: a legitimate ssh tool may say where it reads its key from.
@@ -65,12 +65,19 @@ const SECRET_REQUEST = new RegExp(
     `(?:${SECRET_FILE.source})`,
   'i',
 );
-/** The same, in a parameter name split into lowercase words joined by '_' (content_from_reading_ssh_id_rsa). */
+/**
+ * The same, in a parameter name split into lowercase words joined by '_' (content_from_reading_ssh_id_rsa). Only
+ * names that can mean nothing but a secret's content deny: ssh_keys (ids at some clouds), private_key_id, key paths
+ * and "mnemonic" (an assembler's word too) do not.
+ */
 const SECRET_NAME =
-  /(?:^|_)(?:id_(?:rsa|dsa|ecdsa|ed25519)|ssh_(?:key|private|id|keys)|private_key|privkey|dotenv|env_file|aws_credentials|aws_secret|netrc|npmrc|pgpass|git_credentials|kube_?config|mcp_json|seed_phrase|mnemonic|keychain|shadow_file)(?:_|$)/;
-/** Credentials a model might fill in from what the user said: legitimate for some tools, so only a warning. */
+  /(?:^|_)(?:id_(?:rsa|dsa|ecdsa|ed25519)|ssh_private|private_key(?!_(?:id|path|file|name|ref|location)(?:_|$))|privkey|dotenv|env_file|aws_credentials|aws_secret_access_key|netrc|npmrc|pgpass|git_credentials|kube_?config|mcp_json|seed_phrase|shadow_file)(?:_|$)/;
+/**
+ * Credentials a model might fill in from what the user said: legitimate for some tools, so only a warning. The word
+ * must end the name (access_token, apiKey), so token_count or password_policy say nothing.
+ */
 const CREDENTIAL_NAME =
-  /(?:^|_)(?:password|passwd|passphrase|token|api_?key|secret|credentials?|auth|cookie|session_id)(?:_|$)/;
+  /(?:^|_)(?:password|passwd|passphrase|token|api_?key|secret|credentials?|auth|cookie|session_id)$/;
 
 /** `contentFromReading-SSH.id_rsa` → `content_from_reading_ssh_id_rsa`. */
 export const nameWords = (name: string): string =>

@@ -297,8 +297,12 @@ describe('client: listTools paging', () => {
           });
         } else if (message.method === 'tools/list') {
           listed++;
+          // A new cursor each time: a repeated one is stopped at once (test/client-list-limits.test.ts).
           reply({
-            result: { tools: [{ name: 'again', inputSchema: { type: 'object' } }], nextCursor: 'same' },
+            result: {
+              tools: [{ name: 'again', inputSchema: { type: 'object' } }],
+              nextCursor: `page-${listed}`,
+            },
           });
         } else reply({ error: { code: -32601, message: 'Method not found' } });
       };

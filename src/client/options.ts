@@ -48,6 +48,11 @@ export interface ClientOptions {
   discoverTimeoutMs?: number;
   /** Pages read by listTools at most. Default 100. */
   maxListPages?: number;
+  /**
+   * Entries kept from one list (tools, prompts, resources, resource templates) at most: the rest are left out with a
+   * warning and no further page is read. Default 10,000.
+   */
+  maxListItems?: number;
   /** Keep a subscriptions/listen stream (modern) to learn of tool list changes. Default true. */
   listenForChanges?: boolean;
   /** Declare the tasks extension and follow task results until they finish. Default true. */

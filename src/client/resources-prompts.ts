@@ -12,6 +12,7 @@ import {
 } from '../protocol/index.js';
 import { ProtocolError } from './errors.js';
 import { answerAll } from './input.js';
+import { ListBounds } from './list-limits.js';
 import type { ClientSession } from './session.js';
 
 export interface FeatureRequestOptions {
@@ -28,17 +29,12 @@ export async function listAll<T>(
   keys: readonly string[],
   signal: AbortSignal | undefined,
 ): Promise<T[]> {
-  const maxPages = client.options.maxListPages ?? 100;
+  const bounds = new ListBounds(method, client.options);
   const items: T[] = [];
-  const seenCursors = new Set<string>();
   let cursor: string | undefined;
-  let pages = 0;
+  let full = false;
   do {
-    if (++pages > maxPages) {
-      throw new ProtocolError(
-        `${method} did not end after ${maxPages} pages (raise maxListPages if the server is that large)`,
-      );
-    }
+    bounds.page();
     const page = await client.request(
       method,
       cursor === undefined ? {} : { cursor },
@@ -47,15 +43,17 @@ export async function listAll<T>(
     const list = page[field];
     if (!Array.isArray(list)) throw new ProtocolError(`${method} answered without a ${field} array`);
     for (const item of list) {
-      if (isJsonObject(item) && keys.every((key) => typeof item[key] === 'string')) items.push(item as T);
-      else client.logger.warn(`dropped a ${method} entry without ${keys.join(' and ')}`);
+      if (!isJsonObject(item) || !keys.every((key) => typeof item[key] === 'string')) {
+        client.logger.warn(`dropped a ${method} entry without ${keys.join(' and ')}`);
+      } else if (items.length >= bounds.maxItems) {
+        full = true;
+        break;
+      } else items.push(item as T);
     }
-    cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
-    // A server that hands back a cursor it already gave would loop until maxPages: stop at once instead.
-    if (cursor !== undefined && seenCursors.has(cursor))
-      throw new ProtocolError(`${method} repeated the cursor ${JSON.stringify(cursor)}`);
-    if (cursor !== undefined) seenCursors.add(cursor);
+    // A server that hands back a cursor it already gave would loop until maxPages: bounds.next stops it at once.
+    cursor = full ? undefined : bounds.next(page.nextCursor);
   } while (cursor !== undefined);
+  if (full) client.logger.warn(bounds.truncated());
   return items;
 }
 

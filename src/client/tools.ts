@@ -11,6 +11,7 @@ import {
   type XMcpHeader,
 } from '../schema/index.js';
 import { ProtocolError } from './errors.js';
+import { ListBounds } from './list-limits.js';
 import type { ClientSession } from './session.js';
 import { checkPins } from './tool-pins.js';
 
@@ -51,18 +52,14 @@ export class ToolCache {
   }
 
   async #fetch(signal: AbortSignal | undefined): Promise<Tool[]> {
-    const maxPages = this.#client.options.maxListPages ?? 100;
+    const bounds = new ListBounds(Method.ToolsList, this.#client.options);
     const tools: Tool[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     let ttlMs = Infinity;
-    let pages = 0;
+    let full = false;
     do {
-      if (++pages > maxPages) {
-        throw new ProtocolError(
-          `tools/list did not end after ${maxPages} pages (raise maxListPages if the server is that large)`,
-        );
-      }
+      bounds.page();
       const params: JsonObject = cursor === undefined ? {} : { cursor };
       const page = await this.#client.request(
         Method.ToolsList,
@@ -84,11 +81,16 @@ export class ToolCache {
           this.#client.logger.warn(`dropped tool "${tool.name}": invalid x-mcp-header: ${problem}`);
           continue;
         }
+        if (tools.length >= bounds.maxItems) {
+          full = true;
+          break;
+        }
         seen.add(tool.name);
         tools.push(tool as unknown as Tool); // checked: name and inputSchema
       }
-      cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
+      cursor = full ? undefined : bounds.next(page.nextCursor);
     } while (cursor !== undefined);
+    if (full) this.#client.logger.warn(bounds.truncated());
     const known = new Map<string, KnownTool>();
     for (const tool of tools) {
       const previous = this.#tools.get(tool.name);

@@ -7,7 +7,7 @@ import { finish, type CallToolOutcome, type ToolCaller } from './call-result.js'
 import type { Progress } from './channel.js';
 import { ApprovalDeniedError, ProtocolError, RequestAbortedError, RequestTimeoutError } from './errors.js';
 import { paramHeaders } from './headers.js';
-import { answerAll } from './input.js';
+import { answerAll, type InputHandlers } from './input.js';
 import { effectiveAnnotations, type CallOutcomeKind } from './policy.js';
 import { followTask, type TaskStatus } from './tasks.js';
 import { callAsLegacyTask, offersToolTasks } from './tasks-legacy.js';
@@ -34,6 +34,13 @@ export interface CallOptions {
   taskTtlMs?: number;
   /** Told of each change of a task's status (and status message) while the call runs as a task. */
   onTaskStatus?: (task: TaskStatus) => void;
+  /**
+   * This call's own answers to the server's input requests (elicitation, sampling, roots), instead of the client's
+   * handlers: the MRTR rounds of the modern wire, a task's input requests, and legacy server→client requests that
+   * belong to this call (Streamable HTTP says which call they belong to; on stdio a request the server sends while
+   * this is the only call, prompt or read in flight). Capabilities are still the client's: declare them there.
+   */
+  handlers?: InputHandlers;
 }
 
 async function approve(
@@ -134,12 +141,14 @@ async function run(
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? client.options.resetTimeoutOnProgress ?? false,
     maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? client.options.maxTotalTimeoutMs ?? 600_000,
+    input: { handlers: options.handlers, signal: options.signal },
   };
   const maxRounds = options.maxInputRounds ?? 10;
   const following = {
     maxTotalTimeoutMs: requestOptions.maxTotalTimeoutMs,
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.onTaskStatus !== undefined && { onTaskStatus: options.onTaskStatus }),
+    ...(options.handlers !== undefined && { handlers: options.handlers }),
   };
   if (asLegacyTask(client, name, known, options)) {
     const call = {
@@ -162,7 +171,7 @@ async function run(
         name,
         arguments: args,
         inputResponses: await answerAll(
-          client.options.handlers,
+          options.handlers ?? client.options.handlers,
           client.serverInfo,
           result.inputRequests,
           options.signal,

@@ -27,6 +27,7 @@ import {
   RequestAbortedError,
   RequestTimeoutError,
 } from './errors.js';
+import type { InputHandlers } from './input.js';
 import { retryDelay, transientFailure, type RetryPolicy } from './retry.js';
 
 export interface Progress {
@@ -54,6 +55,17 @@ export interface RequestOptions {
   retry?: RetryPolicy;
   /** Told the request's JSON-RPC id before it is sent (telemetry's jsonrpc.request.id). */
   onId?: (id: RequestId) => void;
+  /**
+   * Set on requests during which the server may ask for input (tools/call, prompts/get, resources/read, a legacy
+   * task's tasks/result): the server→client requests that belong to this one are answered by these handlers.
+   */
+  input?: InputOwner;
+}
+
+/** A request that may be asked for input: its own handlers (else the client's) and the signal that ends it. */
+export interface InputOwner {
+  handlers: InputHandlers | undefined;
+  signal: AbortSignal | undefined;
 }
 
 interface Pending {
@@ -70,7 +82,11 @@ interface Pending {
   retryTimer: NodeJS.Timeout | undefined;
 }
 
-export type ServerRequestHandler = (request: JsonRpcRequest) => Promise<JsonObject>;
+/** A request the server sent; `owner` is the request of ours it belongs to, when that is known (see #ownerOf). */
+export type ServerRequestHandler = (
+  request: JsonRpcRequest,
+  owner: InputOwner | undefined,
+) => Promise<JsonObject>;
 export type NotificationListener = (method: string, params: JsonObject | undefined) => void;
 
 export interface ChannelLogger {
@@ -306,7 +322,7 @@ export class Channel {
         this.#notification(message.message.method, message.message.params);
         return;
       case 'request':
-        void this.#serverRequest(message.message);
+        void this.#serverRequest(message.message, this.#ownerOf(extra));
         return;
     }
   }
@@ -351,12 +367,30 @@ export class Channel {
     this.onnotification?.(method, params);
   }
 
-  async #serverRequest(request: JsonRpcRequest): Promise<void> {
+  /**
+   * Which of our requests a server→client request belongs to. Streamable HTTP says so (the response stream it came
+   * on); stdio and the standalone stream do not, so there it is the one request in flight that may be asked for
+   * input, if there is exactly one; with none or several it is nobody's (the client-wide handlers answer), since
+   * guessing would hand one call's question to another call's user.
+   */
+  #ownerOf(extra: MessageExtra | undefined): InputOwner | undefined {
+    const related = extra?.relatedRequestId;
+    if (related !== undefined) return this.#pending.get(related)?.options.input;
+    let owner: InputOwner | undefined;
+    for (const pending of this.#pending.values()) {
+      if (pending.options.input === undefined) continue;
+      if (owner !== undefined) return undefined;
+      owner = pending.options.input;
+    }
+    return owner;
+  }
+
+  async #serverRequest(request: JsonRpcRequest, owner: InputOwner | undefined): Promise<void> {
     let reply: string;
     try {
       if (this.onrequest === undefined)
         throw new McpError({ code: -32601, message: `Method not found: ${request.method}` });
-      reply = encodeResult(request.id, await this.onrequest(request));
+      reply = encodeResult(request.id, await this.onrequest(request, owner));
     } catch (error) {
       const code = error instanceof McpError ? error.code : -32603;
       reply = encodeError(request.id, code, error instanceof Error ? error.message : 'request failed');

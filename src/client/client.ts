@@ -23,7 +23,7 @@ import {
   TransportError,
 } from '../protocol/index.js';
 import { callTool, type CallOptions, type CallToolOutcome } from './call.js';
-import { Channel, type ChannelLogger, type RequestOptions } from './channel.js';
+import { Channel, type ChannelLogger, type InputOwner, type RequestOptions } from './channel.js';
 import { ConnectionClosedError, McpError, ProtocolError } from './errors.js';
 import { encodeHeaderValue, nameFor } from './headers.js';
 import { answerInput, capabilitiesFor } from './input.js';
@@ -110,7 +110,7 @@ export class McpClient implements ClientSession {
     const channel = new Channel(transport, this.logger);
     this.#channel = channel;
     channel.onnotification = (method, params) => this.#notification(method, params);
-    channel.onrequest = (request) => this.#serverRequest(request);
+    channel.onrequest = (request, owner) => this.#serverRequest(request, owner);
     await transport.start();
     const era = this.options.era ?? 'auto';
     if (era === 'legacy' || !(await this.#tryModern(era === 'modern'))) await this.#initialize();
@@ -255,6 +255,7 @@ export class McpClient implements ClientSession {
     if (options.resetTimeoutOnProgress !== undefined)
       requestOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
     if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+    if (options.input !== undefined) requestOptions.input = options.input;
     if (this.#retry !== undefined && (options.idempotent ?? SAFE_TO_REPEAT.has(method)))
       requestOptions.retry = this.#retry;
     const telemetry = this.#telemetry;
@@ -337,12 +338,11 @@ export class McpClient implements ClientSession {
     for (const listener of this.#changeListeners) listener();
   }
 
-  async #serverRequest(request: JsonRpcRequest): Promise<JsonObject> {
-    const controller = new AbortController();
-    return answerInput(this.options.handlers ?? {}, request.method, request.params, {
-      server: this.#serverInfo,
-      signal: controller.signal,
-    });
+  /** A server→client request (legacy wire): the handlers of the call it belongs to, else the client's own. */
+  async #serverRequest(request: JsonRpcRequest, owner: InputOwner | undefined): Promise<JsonObject> {
+    const handlers = owner?.handlers ?? this.options.handlers ?? {};
+    const signal = owner?.signal ?? new AbortController().signal;
+    return answerInput(handlers, request.method, request.params, { server: this.#serverInfo, signal });
   }
 
   /** A long-lived subscriptions/listen (modern) so list changes reach us; reopened a few times if it drops. */

@@ -11,7 +11,7 @@ import {
   type ResourceTemplate,
 } from '../protocol/index.js';
 import { ProtocolError } from './errors.js';
-import { answerAll } from './input.js';
+import { answerAll, type InputHandlers } from './input.js';
 import { ListBounds } from './list-limits.js';
 import type { ClientSession } from './session.js';
 
@@ -19,6 +19,8 @@ export interface FeatureRequestOptions {
   signal?: AbortSignal;
   /** Rounds of input requests answered before giving up. Default 10. */
   maxInputRounds?: number;
+  /** This request's own answers to the server's input requests, instead of the client's (see CallOptions.handlers). */
+  handlers?: InputHandlers;
 }
 
 /** Every page of a list method; entries without the string fields `keys` names are dropped with a warning. */
@@ -68,7 +70,8 @@ async function requestWithInput(
   options: FeatureRequestOptions,
 ): Promise<JsonObject> {
   const maxRounds = options.maxInputRounds ?? 10;
-  const requestOptions = options.signal === undefined ? {} : { signal: options.signal };
+  const input = { handlers: options.handlers, signal: options.signal };
+  const requestOptions = options.signal === undefined ? { input } : { signal: options.signal, input };
   let current = params;
   for (let round = 0; ; round++) {
     const result = await client.request(method, current, requestOptions);
@@ -82,7 +85,7 @@ async function requestWithInput(
     if (round >= maxRounds)
       throw new ProtocolError(`${method} kept asking for input after ${maxRounds} rounds`);
     const inputResponses = await answerAll(
-      client.options.handlers,
+      options.handlers ?? client.options.handlers,
       client.serverInfo,
       result.inputRequests,
       options.signal,

@@ -113,7 +113,8 @@ async function followLegacyTask(
         case 'completed':
         case 'failed': {
           // Blocks until the task ends; the task's own deadline bounds it, not the per-request limit.
-          const result = await client.request(TASKS_RESULT, { taskId }, { signal, timeoutMs: 0 });
+          const input = { handlers: following.handlers, signal };
+          const result = await client.request(TASKS_RESULT, { taskId }, { signal, timeoutMs: 0, input });
           return { ...(await finish(client, name, known, result)), taskId };
         }
         case 'cancelled':

@@ -6,7 +6,7 @@ import { isJsonObject, type JsonObject } from '../jsonrpc/index.js';
 import { Method } from '../protocol/index.js';
 import { finish, type CallToolOutcome, type ToolCaller } from './call-result.js';
 import { McpError, ProtocolError, RequestAbortedError, RequestTimeoutError } from './errors.js';
-import { answerAll } from './input.js';
+import { answerAll, type InputHandlers } from './input.js';
 import type { KnownTool } from './tools.js';
 
 /** A task's state as the caller is told of it (CallOptions.onTaskStatus). */
@@ -21,6 +21,8 @@ export interface TaskFollowing {
   /** The whole task's time limit, from its creation to its result. */
   maxTotalTimeoutMs: number;
   onTaskStatus?: (task: TaskStatus) => void;
+  /** The call's own input handlers (else the client's). */
+  handlers?: InputHandlers;
 }
 
 /** Polling bounds: a server's pollInterval is honoured within them (an absurd one neither spins nor stalls us). */
@@ -138,7 +140,8 @@ export async function followTask(
           const pending = isJsonObject(task.inputRequests) ? task.inputRequests : {};
           const fresh = Object.fromEntries(Object.entries(pending).filter(([key]) => !answered.has(key)));
           if (Object.keys(fresh).length > 0) {
-            const responses = await answerAll(client.options.handlers, client.serverInfo, fresh, signal);
+            const handlers = following.handlers ?? client.options.handlers;
+            const responses = await answerAll(handlers, client.serverInfo, fresh, signal);
             for (const key of Object.keys(responses)) answered.add(key);
             await client.request(Method.TasksUpdate, { taskId, inputResponses: responses }, { signal });
             break; // ask for the state at once: the answers may have moved it on

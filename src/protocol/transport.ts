@@ -58,6 +58,11 @@ export interface MessageExtra {
   httpStatus?: number;
   /** Client side, HTTP: the response's Retry-After, in ms (a 429 or 503 answer that asks the client to wait). */
   retryAfterMs?: number;
+  /**
+   * Client side, HTTP: the request whose response stream carried this message. A server→client request that came
+   * this way belongs to that request (the call whose input handlers answer it).
+   */
+  relatedRequestId?: RequestId;
 }
 
 /**

@@ -306,7 +306,11 @@ export class HttpClientTransport implements Transport {
     // An empty `id:` clears the last event id: nothing is resumable from there.
     if (event.id !== undefined) stream.lastEventId = event.id === '' ? undefined : event.id;
     if (event.data === '') return false;
-    this.#deliver(event.data, { httpStatus: status });
+    const extra: MessageExtra =
+      stream.requestId === undefined
+        ? { httpStatus: status }
+        : { httpStatus: status, relatedRequestId: stream.requestId };
+    this.#deliver(event.data, extra);
     if (stream.requestId !== undefined && isResponseTo(event.data, stream.requestId)) stream.answered = true;
     return stream.answered;
   }

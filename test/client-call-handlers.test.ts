@@ -29,14 +29,14 @@ function askingServer(expected: number): McpServer {
   server.tool({
     name: 'ask',
     inputSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
-    handler: async (args: { who: string }, ctx) => {
+    handler: async (args, ctx) => {
       if (++started >= expected) everyone.resolve();
       await everyone.promise;
       const answer = await ctx.elicit({
-        message: `name for ${args.who}`,
+        message: `name for ${String(args.who)}`,
         requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
       });
-      return `${args.who} got ${String(answer.content?.name)}`;
+      return `${String(args.who)} got ${String(answer.content?.name)}`;
     },
   });
   server.prompt({

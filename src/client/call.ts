@@ -2,7 +2,7 @@
 // echoed as it came), task results followed to the end, output validation, and one audit entry per call.
 
 import type { JsonObject } from '../jsonrpc/index.js';
-import { Method } from '../protocol/index.js';
+import { Method, MetaKey, type LoggingLevel } from '../protocol/index.js';
 import { finish, type CallToolOutcome, type ToolCaller } from './call-result.js';
 import type { Progress } from './channel.js';
 import { ApprovalDeniedError, ProtocolError, RequestAbortedError, RequestTimeoutError } from './errors.js';
@@ -41,6 +41,11 @@ export interface CallOptions {
    * this is the only call, prompt or read in flight). Capabilities are still the client's: declare them there.
    */
   handlers?: InputHandlers;
+  /**
+   * Modern wire: the least severe log level this call wants notifications/message for (the request's
+   * io.modelcontextprotocol/logLevel). Legacy servers take a level per session (logging/setLevel) instead.
+   */
+  logLevel?: LoggingLevel;
 }
 
 async function approve(
@@ -158,7 +163,10 @@ async function run(
     };
     return callAsLegacyTask(client, name, args, known, call, requestOptions);
   }
-  let params: JsonObject = { name, arguments: args };
+  const base: JsonObject = { name, arguments: args };
+  if (options.logLevel !== undefined && client.era === 'modern')
+    base._meta = { [MetaKey.LogLevel]: options.logLevel };
+  let params = base;
   for (let round = 0; ; round++) {
     const result = await client.request(Method.ToolsCall, params, requestOptions);
     const kind = result.resultType ?? 'complete';
@@ -168,8 +176,7 @@ async function run(
         throw new ProtocolError(`tool "${name}" kept asking for input after ${maxRounds} rounds`);
       // The retry is the same call plus the answers, with the state echoed exactly; never reused by other calls.
       params = {
-        name,
-        arguments: args,
+        ...base,
         inputResponses: await answerAll(
           options.handlers ?? client.options.handlers,
           client.serverInfo,

@@ -16,9 +16,13 @@ export interface ServerEntry {
   trusted?: unknown;
 }
 
-/** Keys toolwire reads; "type" ("stdio", "http", "sse") is what other clients write and needs no reading here. */
+/**
+ * Keys toolwire reads; "type" ("stdio", "http", "sse") is what other clients write and needs no reading here, and the
+ * gateway's own keys are read by `toolwire gateway` (src/gateway/config.ts), not by the client commands.
+ */
 const ENTRY_KEYS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'trusted'] as const;
-const ACCEPTED_KEYS: readonly string[] = [...ENTRY_KEYS, 'type'];
+const GATEWAY_KEYS = ['timeoutMs', 'listTimeoutMs', 'credentials', 'tools'];
+const ACCEPTED_KEYS: readonly string[] = [...ENTRY_KEYS, ...GATEWAY_KEYS, 'type'];
 
 export interface ConfigFile {
   /** The file read, or undefined when no --config was given and ./toolwire.json does not exist. */

@@ -2,6 +2,7 @@
 // the other config schemas so the whole file has one schema; test/config-schema.test.ts holds it to the CLI's reader.
 
 import type { JsonSchema } from './config-reader.js';
+import { GATEWAY_ENTRY_PROPERTIES } from './gateway-schema.js';
 
 const stringMap = (description: string): JsonSchema => ({
   type: 'object',
@@ -35,6 +36,7 @@ export const MCP_SERVER_ENTRY_SCHEMA: JsonSchema = {
       description:
         'What other clients write ("stdio", "http", "sse"); toolwire tells the kind by "command" or "url".',
     },
+    ...GATEWAY_ENTRY_PROPERTIES,
   },
   additionalProperties: false,
   anyOf: [{ required: ['command'] }, { required: ['url'] }],
@@ -45,5 +47,5 @@ export const MCP_SERVERS_SCHEMA: JsonSchema = {
   additionalProperties: MCP_SERVER_ENTRY_SCHEMA,
   default: {},
   description:
-    'Servers that `toolwire list NAME` and `toolwire call NAME …` reach by name, in the shape Claude Desktop and Cursor use. `toolwire serve` does not read it.',
+    'Servers that `toolwire list NAME` and `toolwire call NAME …` reach by name, in the shape Claude Desktop and Cursor use, and that `toolwire gateway` serves behind one endpoint. `toolwire serve` does not read it.',
 };

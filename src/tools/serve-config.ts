@@ -18,6 +18,7 @@ import {
   toHttpOptions,
   type HttpValues,
 } from './http-config.js';
+import { GATEWAY_SCHEMA } from './gateway-schema.js';
 import { MCP_SERVERS_SCHEMA } from './mcp-servers-schema.js';
 import { ConfigError } from './pack.js';
 import { DEFAULT_PACKS, PACKS } from './packs.js';
@@ -51,6 +52,7 @@ const TOP_KEYS = [
   'http',
   'policy',
   'mcpServers',
+  'gateway',
   '$schema',
 ];
 
@@ -94,6 +96,7 @@ export function readServeConfig(raw: unknown, file: string): ServeConfig {
   if (read.has('$schema')) read.string('$schema', '', 'the path or URL of toolwire.schema.json', () => true);
   read.external('mcpServers', MCP_SERVERS_SCHEMA);
   read.external('policy', POLICY_SCHEMA);
+  read.external('gateway', GATEWAY_SCHEMA);
   const result: ServeConfig = {
     timeouts: read
       .describe('timeouts', 'Time limits per tool, by tool name, overriding what the tool declares.')

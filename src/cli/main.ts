@@ -14,6 +14,7 @@ import { dev, type DevOptions } from './dev.js';
 import { install, splitServeArguments, type InstallOptions } from './install.js';
 import { addKeysCommand } from './keys.js';
 import { addApprovalsCommand } from './approvals.js';
+import { addGatewayCommand } from './gateway.js';
 import { addPinsCommand } from './pins.js';
 import { prompt, prompts, type PromptCommandOptions } from './prompts.js';
 import { read, resources, type ReadCommandOptions } from './resources.js';
@@ -251,6 +252,9 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
     exitCode = code;
   });
   addPinsCommand(program, cli, (code) => {
+    exitCode = code;
+  });
+  addGatewayCommand(program, cli, (code) => {
     exitCode = code;
   });
 

@@ -9,11 +9,9 @@ import { GATEWAY_BOUNDS } from '../tools/gateway-schema.js';
 import { httpSectionReader, readHttpSection, type HttpValues } from '../tools/http-config.js';
 import { ConfigError } from '../tools/pack.js';
 import { readPolicyConfig, type ServePolicy } from '../tools/policy-config.js';
-import { checkServerName, type ToolOverride } from './naming/index.js';
-import type { ListingLimits } from './scan/index.js';
+import { checkOverrides, checkServerName, type ToolOverride } from './naming/index.js';
+import type { ListingLimits, PoisoningMode } from './scan/index.js';
 import type { UpstreamConfig, UpstreamCredentials } from './upstream/index.js';
-
-export type ScanMode = 'report' | 'strip' | 'deny';
 
 export interface GatewayConfig {
   /** The config file (absolute); relative paths in it are resolved against its folder. */
@@ -27,7 +25,7 @@ export interface GatewayConfig {
   overrides: Map<string, Map<string, ToolOverride>>;
   pins: string;
   firstUse: 'trust' | 'quarantine';
-  scan: ScanMode;
+  poisoning: PoisoningMode;
   timeoutMs: number;
   listTimeoutMs: number;
   debounceMs: number;
@@ -56,7 +54,7 @@ const GATEWAY_KEYS = [
   'name',
   'pins',
   'firstUse',
-  'scan',
+  'poisoning',
   'timeoutMs',
   'listTimeoutMs',
   'debounceMs',
@@ -126,9 +124,9 @@ export function readGatewayConfig(raw: unknown, file: string): GatewayConfig {
       '"trust" or "quarantine"',
       (v) => v === 'trust' || v === 'quarantine',
     ) as GatewayConfig['firstUse'], // checked just now
-    scan: read.string('scan', 'strip', '"report", "strip" or "deny"', (v) =>
+    poisoning: read.string('poisoning', 'strip', '"report", "strip" or "deny"', (v) =>
       ['report', 'strip', 'deny'].includes(v),
-    ) as ScanMode, // checked just now
+    ) as PoisoningMode, // checked just now
     timeoutMs: read.integer('timeoutMs', 60_000, 1, GATEWAY_BOUNDS.maxTimeoutMs, 'milliseconds'),
     listTimeoutMs: read.integer('listTimeoutMs', 10_000, 1, GATEWAY_BOUNDS.maxTimeoutMs, 'milliseconds'),
     debounceMs: read.integer('debounceMs', 250, 0, GATEWAY_BOUNDS.maxDebounceMs, 'milliseconds'),
@@ -137,11 +135,11 @@ export function readGatewayConfig(raw: unknown, file: string): GatewayConfig {
       read.string('statusFile', '.toolwire/gateway-status.json', 'a file path', nonEmpty),
     ),
     limits: {
-      maxTools: limits.integer('maxTools', 1000, 1, GATEWAY_BOUNDS.maxTools, 'tools'),
+      maxTools: limits.integer('maxTools', 10_000, 1, GATEWAY_BOUNDS.maxTools, 'tools'),
       maxPages: limits.integer('maxPages', 100, 1, GATEWAY_BOUNDS.maxPages, 'pages'),
       maxDefinitionBytes: limits.integer(
         'maxDefinitionBytes',
-        65_536,
+        131_072,
         1024,
         GATEWAY_BOUNDS.maxDefinitionBytes,
         'bytes',
@@ -152,6 +150,11 @@ export function readGatewayConfig(raw: unknown, file: string): GatewayConfig {
   const policy = readPolicyConfig(top.raw('policy'), file);
   if (policy !== undefined) config.policy = policy;
   readUpstreams(top.raw('mcpServers'), base, config);
+  try {
+    checkOverrides(config.overrides);
+  } catch (error) {
+    throw new ConfigError(`mcpServers: ${(error as Error).message}`);
+  }
   return config;
 }
 
@@ -236,21 +239,32 @@ function stringMap(read: ConfigReader, key: string): Record<string, string> {
   return out;
 }
 
+/** A string the entry must have: absent is an error that says what it is for (the reader's fallback is no value). */
+function required(
+  read: ConfigReader,
+  key: string,
+  expected: string,
+  check: (value: string) => boolean,
+): string {
+  if (!read.given(key)) throw new ConfigError(`${read.name(key)} is required: ${expected}`);
+  return read.string(key, '', expected, check);
+}
+
 function readCredentials(raw: unknown, path: string): UpstreamCredentials {
   const kind = typeof raw === 'object' && raw !== null ? (raw as { kind?: unknown }).kind : undefined;
   if (kind === 'header') {
     const read = new ConfigReader(raw, path, HEADER_CREDENTIAL_KEYS);
-    const name = read.string('name', '', 'an HTTP header name', (v) =>
+    const name = required(read, 'name', 'an HTTP header name', (v) =>
       /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v),
     );
-    return { kind, name, env: read.string('env', '', 'the name of an environment variable', nonEmpty) };
+    return { kind, name, env: required(read, 'env', 'the name of an environment variable', nonEmpty) };
   }
   if (kind === 'client-credentials') {
     const read = new ConfigReader(raw, path, CLIENT_CREDENTIAL_KEYS);
     const credentials: UpstreamCredentials = {
       kind,
-      clientId: read.string('clientId', '', 'a non-empty string', nonEmpty),
-      clientSecretEnv: read.string('clientSecretEnv', '', 'the name of an environment variable', nonEmpty),
+      clientId: required(read, 'clientId', 'the OAuth client id', nonEmpty),
+      clientSecretEnv: required(read, 'clientSecretEnv', 'the name of an environment variable', nonEmpty),
     };
     if (read.given('scope')) credentials.scope = read.string('scope', '', 'a non-empty string', nonEmpty);
     if (read.given('tokenEndpoint'))

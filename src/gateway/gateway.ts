@@ -8,7 +8,7 @@ import { McpServer, stderrLogger, type Logger } from '../server/index.js';
 import type { ToolTarget } from '../server/index.js';
 import { CallLogs } from './call-logs.js';
 import type { GatewayConfig } from './config.js';
-import { nameEntries, NamingError, type NameInput } from './naming/index.js';
+import { nameEntries, NamingError, unusedOverrides, type NameInput } from './naming/index.js';
 import { openPinStore, PinBook, type PinStore } from './pins/index.js';
 import { proxyPrompt } from './proxy-prompt.js';
 import { proxyResource, proxyResourceTemplate } from './proxy-resource.js';
@@ -159,7 +159,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     const chosen = new Map<string, Map<string, Tool>>();
     for (const member of members) {
       const { served } = selectTools(member.config.name, member.tools, {
-        scan: config.scan,
+        poisoning: config.poisoning,
         limits: config.limits,
         pins,
         logger,
@@ -169,6 +169,11 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       for (const tool of byName.values()) inputs.push({ server: member.config.name, name: tool.name });
     }
     const named = nameEntries(inputs, config.overrides);
+    for (const unused of unusedOverrides(inputs, config.overrides)) {
+      logger.warn(
+        `gateway: mcpServers.${unused.server}.tools names ${JSON.stringify(unused.name)}, which the upstream does not list (or the gateway left out): the override does nothing`,
+      );
+    }
     for (const report of named.reports) {
       logger.warn(
         `gateway: upstream "${report.server}" tool ${JSON.stringify(report.name)}: ${report.kind}${report.exposed === undefined ? '' : ` as ${report.exposed}`} (${report.reason})`,

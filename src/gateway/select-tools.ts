@@ -1,13 +1,12 @@
 // Which of an upstream's tools the gateway serves, and as what: refused definitions (C5/C6: remote $ref, schema
 // bombs, oversize) and listings past the bounds are left out with a reason; poisoned ones (C1) are reported, and
-// served as they are, cleaned, or not at all (gateway.scan); a definition that changed since it was pinned (C2/C3)
-// is quarantined — neither listed nor callable — until `toolwire pins approve`.
+// served as they are, cleaned, or not at all (gateway.poisoning, applied by the scan's vetTool); a definition that
+// changed since it was pinned (C2/C3) is quarantined — neither listed nor callable — until `toolwire pins approve`.
 
 import type { Tool } from '../protocol/index.js';
 import type { Logger } from '../server/index.js';
-import type { ScanMode } from './config.js';
 import type { PinBook } from './pins/index.js';
-import { refuseDefinition, scanTool, stripTool, type ListingLimits } from './scan/index.js';
+import { vetTool, type ListingLimits, type PoisoningMode } from './scan/index.js';
 
 export interface Selection {
   /** The tools to serve, in the upstream's order (cleaned when scan is "strip"). */
@@ -17,7 +16,7 @@ export interface Selection {
 }
 
 export interface SelectOptions {
-  scan: ScanMode;
+  poisoning: PoisoningMode;
   limits: ListingLimits;
   pins: PinBook;
   logger: Logger;
@@ -41,52 +40,35 @@ export function selectTools(server: string, tools: readonly Tool[], options: Sel
       left: [{ tool: '*', reason: `${tools.length} tools, over the limit of ${options.limits.maxTools}` }],
     };
   }
-  const candidates: Tool[] = [];
+  const candidates: Array<{ original: Tool; shown: Tool }> = [];
   for (const tool of tools) {
-    const bytes = Buffer.byteLength(JSON.stringify(tool));
-    if (bytes > options.limits.maxDefinitionBytes) {
-      leave(
-        tool.name,
-        `its definition is ${bytes} bytes, over the limit of ${options.limits.maxDefinitionBytes}`,
-      );
-      continue;
-    }
-    const refusal = refuseDefinition(tool);
-    if (refusal !== undefined) {
-      leave(tool.name, refusal);
-      continue;
-    }
-    const findings = scanTool(tool);
-    for (const finding of findings) {
+    const vetting = vetTool(tool, options.poisoning, {
+      maxDefinitionBytes: options.limits.maxDefinitionBytes,
+    });
+    for (const finding of vetting.findings) {
       options.logger.warn(
         `gateway: upstream "${server}" tool ${printable(tool.name)}: ${finding.rule} (${finding.severity}) in ${finding.where}: ${finding.detail}`,
       );
     }
-    if (findings.length > 0 && options.scan === 'deny') {
-      leave(
-        tool.name,
-        `its definition has ${findings.length} poisoning finding(s) and gateway.scan is "deny"`,
-      );
-      continue;
-    }
-    // Pinned as the upstream sent it, before any cleaning: the pin is of what the upstream says, not what we show.
-    options.pins.check(server, tool);
-    candidates.push(findings.length > 0 && options.scan === 'strip' ? stripTool(tool) : tool);
+    if (vetting.tool === undefined) leave(tool.name, vetting.reason ?? 'refused by the scan');
+    else candidates.push({ original: tool, shown: vetting.tool });
   }
-  // What the book holds back: changed definitions, and first sightings when gateway.firstUse is "quarantine".
-  const held = new Set(
-    options.pins
-      .quarantined()
-      .filter((record) => record.server === server)
-      .map((record) => record.tool),
+  // Pinned as the upstream sent it, before any cleaning: the pin is of what the upstream says, not what we show.
+  // admit() fails closed: a tool the store cannot check is held back too.
+  const admission = options.pins.admit(
+    server,
+    candidates.map((candidate) => candidate.original),
   );
-  for (const tool of candidates) {
-    if (held.has(tool.name)) {
-      leave(
-        tool.name,
-        `quarantined by the pin store until \`toolwire pins approve ${server}___${tool.name}\``,
-      );
-    } else selection.served.push(tool);
+  const allowed = new Set(admission.allowed.map((tool) => tool.name));
+  for (const held of admission.held) {
+    leave(
+      held.tool,
+      held.reason === 'changed'
+        ? `quarantined: its definition is not the pinned one (see \`toolwire pins diff ${server}___${held.tool}\`, then \`toolwire pins approve\`)`
+        : `the pin store could not check it: ${held.detail}`,
+    );
   }
+  for (const candidate of candidates)
+    if (allowed.has(candidate.original.name)) selection.served.push(candidate.shown);
   return selection;
 }

@@ -39,11 +39,11 @@ export const GATEWAY_SCHEMA: JsonSchema = {
       description:
         'A tool seen for the first time: "trust" pins and serves it, "quarantine" holds it until `toolwire pins approve`.',
     },
-    scan: {
+    poisoning: {
       enum: ['report', 'strip', 'deny'],
       default: 'strip',
       description:
-        'Tool definitions with poisoning (hidden instructions, invisible characters, parameters asking for secrets): "report" logs and serves them as they are, "strip" serves them cleaned, "deny" does not serve them. Findings are always logged.',
+        'Tool definitions with poisoning (hidden instructions, HTML comments, invisible characters, parameters asking for secrets): "report" serves them with invisible characters removed, "strip" also cuts hidden instructions and comments from their prose and leaves out a tool whose denying finding survives that, "deny" leaves out every tool with a denying finding. Findings are always logged, and definitions refused outright (remote $ref, schema bombs, unsafe patterns, oversize) are never served.',
     },
     timeoutMs: ms(
       60_000,
@@ -70,13 +70,13 @@ export const GATEWAY_SCHEMA: JsonSchema = {
       additionalProperties: false,
       description: 'Bounds on what one upstream may list.',
       properties: {
-        maxTools: { type: 'integer', minimum: 1, maximum: GATEWAY_BOUNDS.maxTools, default: 1000 },
+        maxTools: { type: 'integer', minimum: 1, maximum: GATEWAY_BOUNDS.maxTools, default: 10_000 },
         maxPages: { type: 'integer', minimum: 1, maximum: GATEWAY_BOUNDS.maxPages, default: 100 },
         maxDefinitionBytes: {
           type: 'integer',
           minimum: 1024,
           maximum: GATEWAY_BOUNDS.maxDefinitionBytes,
-          default: 65_536,
+          default: 131_072,
         },
       },
     },

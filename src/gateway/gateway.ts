@@ -2,6 +2,7 @@
 // (server___name), scanned and pinned, registered as proxies, kept in step with the upstreams' list changes, and the
 // policy layer in front, for which only a `trusted` upstream's annotations count (C4).
 
+import { dirname } from 'node:path';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/index.js';
 import type { Policy } from '../policy/index.js';
 import { McpServer, stderrLogger, type Logger } from '../server/index.js';
@@ -84,7 +85,15 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const clientInfo: Implementation = { name: `${config.name} (toolwire gateway)`, version: info.version };
   const handlers = upstreamHandlers();
   const members = config.upstreams.map((upstreamConfig): Member => {
-    const upstream = new Upstream(upstreamConfig, { clientInfo, logger, handlers });
+    const upstream = new Upstream(upstreamConfig, {
+      clientInfo,
+      logger,
+      handlers,
+      // The Upstream debounces list changes; the gateway only gathers what arrives together.
+      debounceMs: config.debounceMs,
+      baseDir: dirname(config.file),
+      client: { maxListPages: config.limits.maxPages },
+    });
     return {
       config: upstreamConfig,
       upstream,
@@ -126,7 +135,18 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       }
     };
     const work: Array<Promise<void>> = [];
+    // Only what the upstream says it offers is listed: asking a tools-only server for prompts is an error each time.
+    const offers = upstream.client?.serverCapabilities;
     for (const kind of kinds) {
+      if (kind === 'prompts' && offers !== undefined && offers.prompts === undefined) {
+        member.prompts = [];
+        continue;
+      }
+      if (kind === 'resources' && offers !== undefined && offers.resources === undefined) {
+        member.resources = [];
+        member.templates = [];
+        continue;
+      }
       if (kind === 'tools')
         work.push(
           tried('tools', () => upstream.listTools(), member.tools).then((v) => void (member.tools = v)),
@@ -274,7 +294,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       void list(member, kinds).then(() => {
         if (!closed) rebuildLater();
       });
-    }, config.debounceMs);
+    }, 0);
     member.timer.unref?.();
   }
 

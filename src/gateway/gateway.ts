@@ -3,10 +3,17 @@
 // policy layer in front, for which only a `trusted` upstream's annotations count (C4).
 
 import { dirname } from 'node:path';
-import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/index.js';
+import type { McpClient } from '../client/index.js';
+import {
+  Method,
+  type Implementation,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '../protocol/index.js';
 import type { Policy } from '../policy/index.js';
-import { McpServer, stderrLogger, type Logger } from '../server/index.js';
-import type { ToolTarget } from '../server/index.js';
+import { McpServer, stderrLogger, type Logger, type ToolConfig, type ToolTarget } from '../server/index.js';
 import { CallLogs } from './call-logs.js';
 import type { GatewayConfig } from './config.js';
 import { nameEntries, NamingError, unusedOverrides, type NameInput } from './naming/index.js';
@@ -18,7 +25,6 @@ import { Registrations, type Wanted } from './registrations.js';
 import { selectTools } from './select-tools.js';
 import { upstreamHandlers } from './upstream-handlers.js';
 import { Upstream, type UpstreamConfig, type UpstreamHealth } from './upstream/index.js';
-import type { ToolConfig } from '../server/index.js';
 import type { PromptConfig } from '../server/prompts.js';
 import type { ResourceConfig, ResourceTemplateConfig } from '../server/resources.js';
 
@@ -120,6 +126,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     logger,
   );
   let closed = false;
+  const asked = new WeakSet<McpClient>();
 
   /** Lists `kinds` of one upstream; a failure keeps what it listed before, and says so. */
   async function list(member: Member, kinds: Iterable<Kind>): Promise<void> {
@@ -137,6 +144,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     const work: Array<Promise<void>> = [];
     // Only what the upstream says it offers is listed: asking a tools-only server for prompts is an error each time.
     const offers = upstream.client?.serverCapabilities;
+    askForLogs(upstream.client);
     for (const kind of kinds) {
       if (kind === 'prompts' && offers !== undefined && offers.prompts === undefined) {
         member.prompts = [];
@@ -171,6 +179,20 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       }
     }
     await Promise.all(work);
+  }
+
+  /**
+   * A legacy upstream sends log messages only after logging/setLevel, once per session: "info" is asked, and each
+   * inbound request's own level filters further (a modern upstream is asked per call, with the caller's level).
+   */
+  function askForLogs(client: McpClient | undefined): void {
+    if (client === undefined || client.era !== 'legacy' || client.serverCapabilities.logging === undefined)
+      return;
+    if (asked.has(client)) return;
+    asked.add(client);
+    client.request(Method.LoggingSetLevel, { level: 'info' }).catch((error: unknown) => {
+      logger.debug(`gateway: logging/setLevel was refused by an upstream: ${(error as Error).message}`);
+    });
   }
 
   /** Brings the server's registrations to what the members listed. A name collision throws (NamingError). */

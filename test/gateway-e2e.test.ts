@@ -11,11 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpClient } from '../src/client/index.js';
 import { createGateway, type Gateway } from '../src/gateway/gateway.js';
 import { readGatewayConfig } from '../src/gateway/config.js';
 import { memoryPinStore } from '../src/gateway/pins/index.js';
 import { McpServer, silentLogger } from '../src/server/index.js';
 import { listenHttp, type HttpListening } from '../src/transports/http/index.js';
+import { createLinkedPair } from '../src/transports/memory/index.js';
 import { FIXTURES, REPO_ROOT, TSX, cliCommand, deferred, runCli, within } from './fixtures/client/harness.js';
 
 const CLIENT_INFO = { name: 'gateway-e2e', version: '0.0.0' };
@@ -225,6 +227,54 @@ describe('gateway end to end: server-everything (stdio, HTTP), server-filesystem
     });
   }
 
+  it(
+    "toolwire's client: a legacy task upstream (server-everything's research query) asking for clarification, through a gateway task",
+    { timeout: 120_000 },
+    async () => {
+      const [clientSide, serverSide] = createLinkedPair();
+      await gateway.server.connect(serverSide);
+      const asked: string[] = [];
+      const client = new McpClient(CLIENT_INFO, {
+        approve: 'always',
+        handlers: {
+          elicitation: (params) => {
+            asked.push(params.message);
+            const schema = (
+              params as {
+                requestedSchema?: { properties?: Record<string, { oneOf?: Array<{ const?: string }> }> };
+              }
+            ).requestedSchema;
+            const [property, definition] = Object.entries(schema?.properties ?? {})[0] ?? [
+              'interpretation',
+              {},
+            ];
+            return { action: 'accept', content: { [property]: definition.oneOf?.[0]?.const ?? 'the first' } };
+          },
+        },
+      });
+      try {
+        await within(client.connect(clientSide), STEP_MS, 'connect');
+        const statuses: string[] = [];
+        const result = await within(
+          client.callTool(
+            'ev___simulate-research-query',
+            { topic: 'python', ambiguous: true },
+            { onTaskStatus: (task) => statuses.push(task.status) },
+          ),
+          STEP_MS * 2,
+          'the research query',
+        );
+        assert.notEqual(result.isError, true, JSON.stringify(result));
+        assert.equal(asked.length, 1, 'asked once for clarification');
+        assert.ok(result.taskId !== undefined, 'the gateway ran the call as a task of its own');
+        assert.ok(statuses.includes('input_required'), statuses.join(','));
+        assert.match(JSON.stringify(result.content), /python/i);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
   describe("toolwire's CLI", () => {
     it('toolwire list and call through the gateway', { timeout: 120_000 }, async () => {
       const listed = await runCli(['list', listening.url], { limitMs: STEP_MS * 2 });
@@ -270,7 +320,8 @@ describe('gateway end to end: server-everything (stdio, HTTP), server-filesystem
             new Promise<string>((resolve, reject) => {
               child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
                 stderr += chunk;
-                const match = /toolwire: listening on (\S+)/.exec(stderr);
+                // The last of its startup lines: the ones before it are there too once it is.
+                const match = /toolwire: listening on (\S+)[\s\S]*toolwire: status in /.exec(stderr);
                 if (match?.[1] !== undefined) resolve(match[1]);
               });
               child.once('exit', (code) => reject(new Error(`the gateway exited (${code}): ${stderr}`)));

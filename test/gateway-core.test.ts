@@ -78,6 +78,14 @@ async function upstreamServer(name: string): Promise<Upstream> {
     },
   });
   server.tool({
+    name: 'say',
+    handler: (_args, ctx) => {
+      ctx.log('info', { said: 'from upstream' }, 'talker');
+      ctx.log('debug', 'too detailed');
+      return 'said';
+    },
+  });
+  server.tool({
     name: 'fail',
     handler: () => ({ content: [{ type: 'text', text: 'it broke' }], isError: true }),
   });
@@ -152,6 +160,7 @@ describe('gateway: one toolwire upstream over HTTP', () => {
           'alpha___echo',
           'alpha___fail',
           'alpha___picture',
+          'alpha___say',
           'alpha___wait',
         ]);
       });
@@ -228,6 +237,23 @@ describe('gateway: one toolwire upstream over HTTP', () => {
         assert.equal(read.contents[0]?.uri, resource.uri);
       });
 
+      it("relays the upstream's log messages at the level this caller asked for", async () => {
+        const logs: unknown[] = [];
+        const stop = client.onNotification('notifications/message', (params) => logs.push(params));
+        try {
+          if (era === 'legacy') {
+            await client.request('logging/setLevel', { level: 'info' });
+            await client.callTool('alpha___say', {});
+          } else {
+            const meta = { 'io.modelcontextprotocol/logLevel': 'info' };
+            await client.request('tools/call', { name: 'alpha___say', arguments: {}, _meta: meta });
+          }
+          assert.deepEqual(logs, [{ level: 'info', logger: 'talker', data: { said: 'from upstream' } }]);
+        } finally {
+          stop();
+        }
+      });
+
       it('an unknown name is an unknown tool', async () => {
         await assert.rejects(client.callTool('alpha___nope', {}), /Unknown tool/);
       });
@@ -265,7 +291,7 @@ describe('gateway: upstreams that are down, and trust', () => {
     try {
       const client = await clientOf(gateway);
       const names = (await client.listTools()).map((tool) => tool.name);
-      assert.ok(names.every((name) => name.startsWith('alpha___')) && names.length === 6, names.join(','));
+      assert.ok(names.every((name) => name.startsWith('alpha___')) && names.length === 7, names.join(','));
       assert.ok(
         logger.lines.some((line) => line.includes('"gone"')),
         logger.lines.join('\n'),

@@ -3,7 +3,13 @@
 
 import type { CallOptions, McpClient } from '../client/index.js';
 import type { JsonObject } from '../jsonrpc/index.js';
-import { isLoggingLevel, MetaKey, type LoggingLevel, type Tool } from '../protocol/index.js';
+import {
+  isLegacyRevision,
+  isLoggingLevel,
+  MetaKey,
+  type LoggingLevel,
+  type Tool,
+} from '../protocol/index.js';
 import type { ToolConfig, ToolContext } from '../server/index.js';
 import type { CallLogs } from './call-logs.js';
 import { forwardInput } from './forward-input.js';
@@ -83,8 +89,12 @@ async function forwardCall(options: ProxyToolOptions, args: unknown, ctx: ToolCo
   }
 }
 
-/** The level a modern inbound request asked logs for (its _meta): the same is asked of a modern upstream. */
+/**
+ * The level to ask a modern upstream for: what a modern inbound request asked (its _meta); for a legacy caller, whose
+ * level is its session's, "info" (what legacy upstreams are asked too) — ctx.log then applies the caller's own level.
+ */
 export function inboundLogLevel(ctx: ToolContext): LoggingLevel | undefined {
   const asked = ctx.meta?.[MetaKey.LogLevel];
-  return isLoggingLevel(asked) ? asked : undefined;
+  if (isLoggingLevel(asked)) return asked;
+  return isLegacyRevision(ctx.protocolVersion) ? 'info' : undefined;
 }

@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { loadGatewayConfig } from '../gateway/config.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { NamingError } from '../gateway/naming/index.js';
+import { UpstreamConfigError } from '../gateway/upstream/index.js';
 import {
   isRunning,
   keepStatus,
@@ -116,11 +117,7 @@ export async function runGateway(options: GatewayCommandOptions, io: GatewayIo):
     const config = loadGatewayConfig(options.config ?? 'toolwire.json', io.cwd);
     const http = toHttpOptions(mergeHttp(config.http, readHttpFlags(flags)));
     const { createGateway } = await import('../gateway/gateway.js');
-    try {
-      gateway = await createGateway(config, { version: io.version, logger: stderrLogger });
-    } catch (error) {
-      throw error instanceof ConfigError ? error : new ConfigError(`policy: ${(error as Error).message}`);
-    }
+    gateway = await createGateway(config, { version: io.version, logger: stderrLogger });
     await gateway.start();
     const running = gateway;
     const started = new Date().toISOString();
@@ -175,6 +172,7 @@ export async function runGateway(options: GatewayCommandOptions, io: GatewayIo):
     const usage =
       error instanceof ConfigError ||
       error instanceof NamingError ||
+      error instanceof UpstreamConfigError ||
       (error instanceof Error && error.message.startsWith('--http'));
     io.stderr.write(`toolwire: ${error instanceof Error ? error.message : String(error)}\n`);
     return usage ? ExitCode.Usage : ExitCode.Connection;

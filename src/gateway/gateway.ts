@@ -3,28 +3,26 @@
 // policy layer in front, for which only a `trusted` upstream's annotations count (C4).
 
 import { dirname } from 'node:path';
-import type { McpClient } from '../client/index.js';
-import {
-  Method,
-  type Implementation,
-  type Prompt,
-  type Resource,
-  type ResourceTemplate,
-  type Tool,
-} from '../protocol/index.js';
+import type { Implementation, Tool } from '../protocol/index.js';
 import type { Policy } from '../policy/index.js';
 import { McpServer, stderrLogger, type Logger, type ToolConfig, type ToolTarget } from '../server/index.js';
-import { CallLogs } from './call-logs.js';
 import type { GatewayConfig } from './config.js';
 import { nameEntries, NamingError, unusedOverrides, type NameInput } from './naming/index.js';
 import { openPinStore, PinBook, type PinStore } from './pins/index.js';
 import { proxyPrompt } from './proxy-prompt.js';
 import { proxyResource, proxyResourceTemplate } from './proxy-resource.js';
-import { proxyTool, type UpstreamRunner } from './proxy-tool.js';
+import { proxyTool } from './proxy-tool.js';
 import { Registrations, type Wanted } from './registrations.js';
-import { selectTools } from './select-tools.js';
+import { Member, type Kind } from './member.js';
 import { upstreamHandlers } from './upstream-handlers.js';
-import { Upstream, type UpstreamConfig, type UpstreamHealth } from './upstream/index.js';
+import {
+  Upstream,
+  UpstreamConfigError,
+  type UpstreamConfig,
+  type UpstreamHealth,
+  type UpstreamOptions,
+} from './upstream/index.js';
+import { ConfigError } from '../tools/pack.js';
 import type { PromptConfig } from '../server/prompts.js';
 import type { ResourceConfig, ResourceTemplateConfig } from '../server/resources.js';
 
@@ -49,20 +47,17 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-type Kind = 'tools' | 'prompts' | 'resources';
+const ALL_KINDS: readonly Kind[] = ['tools', 'prompts', 'resources'];
 
-/** One upstream and what it listed last (kept when a later listing fails, so a blip does not empty the gateway). */
-interface Member {
-  readonly config: UpstreamConfig;
-  readonly upstream: Upstream;
-  readonly run: UpstreamRunner;
-  readonly logs: CallLogs;
-  tools: Tool[];
-  prompts: Prompt[];
-  resources: Resource[];
-  templates: ResourceTemplate[];
-  timer: NodeJS.Timeout | undefined;
-  readonly due: Set<Kind>;
+/** An Upstream, its configuration mistakes (a bad header, say) reported as the config's. */
+function newUpstream(config: UpstreamConfig, options: UpstreamOptions): Upstream {
+  try {
+    return new Upstream(config, options);
+  } catch (error) {
+    if (error instanceof UpstreamConfigError)
+      throw new ConfigError(`mcpServers.${config.name}: ${error.message}`);
+    throw error;
+  }
 }
 
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
@@ -79,40 +74,37 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       (typeof configured === 'function' ? configured(target) : configured !== false);
     const { loadPolicy } = await import('../policy/index.js');
     const { approvalsAdmin: _admin, ...policyOptions } = config.policy;
-    policy = await loadPolicy({
-      logger,
-      ...policyOptions,
-      scopes: { ...policyOptions.scopes, trustAnnotations },
-    });
+    try {
+      policy = await loadPolicy({
+        logger,
+        ...policyOptions,
+        scopes: { ...policyOptions.scopes, trustAnnotations },
+      });
+    } catch (error) {
+      // The pieces check what the reader cannot (URLs, scope strings, globs, the keys file): a config mistake too.
+      throw new ConfigError(`policy: ${(error as Error).message}`);
+    }
     policy.install(server);
   }
   const store = options.pinStore ?? openPinStore(config.pins);
   const pins = new PinBook(store, { firstUse: config.firstUse });
   const clientInfo: Implementation = { name: `${config.name} (toolwire gateway)`, version: info.version };
   const handlers = upstreamHandlers();
-  const members = config.upstreams.map((upstreamConfig): Member => {
-    const upstream = new Upstream(upstreamConfig, {
+  const vetting = { poisoning: config.poisoning, limits: config.limits, pins, logger };
+  const members = config.upstreams.map((upstreamConfig) => {
+    const upstream = newUpstream(upstreamConfig, {
       clientInfo,
       logger,
       handlers,
       // The Upstream debounces list changes; the gateway only gathers what arrives together.
       debounceMs: config.debounceMs,
       baseDir: dirname(config.file),
-      client: { maxListPages: config.limits.maxPages },
+      // One item past the limit is read, so that selectTools sees the listing is over it and serves none of it.
+      client: { maxListPages: config.limits.maxPages, maxListItems: config.limits.maxTools + 1 },
     });
-    return {
-      config: upstreamConfig,
-      upstream,
-      run: (work) => upstream.call(work),
-      logs: new CallLogs(upstreamConfig.name, logger),
-      tools: [],
-      prompts: [],
-      resources: [],
-      templates: [],
-      timer: undefined,
-      due: new Set(),
-    };
+    return new Member(upstreamConfig, upstream, vetting);
   });
+  const timers = new Map<Member, { timer: NodeJS.Timeout; due: Set<Kind> }>();
   const tools = new Registrations<ToolConfig>('tool', (tool) => server.tool(tool), logger);
   const prompts = new Registrations<PromptConfig>('prompt', (prompt) => server.prompt(prompt), logger);
   const resources = new Registrations<ResourceConfig>(
@@ -126,89 +118,15 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     logger,
   );
   let closed = false;
-  const asked = new WeakSet<McpClient>();
-
-  /** Lists `kinds` of one upstream; a failure keeps what it listed before, and says so. */
-  async function list(member: Member, kinds: Iterable<Kind>): Promise<void> {
-    const { upstream, config: upstreamConfig } = member;
-    const tried = async <T>(what: string, run: () => Promise<T>, keep: T): Promise<T> => {
-      try {
-        return await run();
-      } catch (error) {
-        logger.warn(
-          `gateway: listing the ${what} of upstream "${upstreamConfig.name}" failed, so the gateway serves what it listed before (if anything): ${(error as Error).message}`,
-        );
-        return keep;
-      }
-    };
-    const work: Array<Promise<void>> = [];
-    // Only what the upstream says it offers is listed: asking a tools-only server for prompts is an error each time.
-    const offers = upstream.client?.serverCapabilities;
-    askForLogs(upstream.client);
-    for (const kind of kinds) {
-      if (kind === 'prompts' && offers !== undefined && offers.prompts === undefined) {
-        member.prompts = [];
-        continue;
-      }
-      if (kind === 'resources' && offers !== undefined && offers.resources === undefined) {
-        member.resources = [];
-        member.templates = [];
-        continue;
-      }
-      if (kind === 'tools')
-        work.push(
-          tried('tools', () => upstream.listTools(), member.tools).then((v) => void (member.tools = v)),
-        );
-      if (kind === 'prompts')
-        work.push(
-          tried('prompts', () => upstream.listPrompts(), member.prompts).then(
-            (v) => void (member.prompts = v),
-          ),
-        );
-      if (kind === 'resources') {
-        work.push(
-          tried('resources', () => upstream.listResources(), member.resources).then(
-            (v) => void (member.resources = v),
-          ),
-        );
-        work.push(
-          tried('resource templates', () => upstream.listResourceTemplates(), member.templates).then(
-            (v) => void (member.templates = v),
-          ),
-        );
-      }
-    }
-    await Promise.all(work);
-  }
-
-  /**
-   * A legacy upstream sends log messages only after logging/setLevel, once per session: "info" is asked, and each
-   * inbound request's own level filters further (a modern upstream is asked per call, with the caller's level).
-   */
-  function askForLogs(client: McpClient | undefined): void {
-    if (client === undefined || client.era !== 'legacy' || client.serverCapabilities.logging === undefined)
-      return;
-    if (asked.has(client)) return;
-    asked.add(client);
-    client.request(Method.LoggingSetLevel, { level: 'info' }).catch((error: unknown) => {
-      logger.debug(`gateway: logging/setLevel was refused by an upstream: ${(error as Error).message}`);
-    });
-  }
 
   /** Brings the server's registrations to what the members listed. A name collision throws (NamingError). */
   function rebuild(): void {
     const inputs: NameInput[] = [];
     const chosen = new Map<string, Map<string, Tool>>();
     for (const member of members) {
-      const { served } = selectTools(member.config.name, member.tools, {
-        poisoning: config.poisoning,
-        limits: config.limits,
-        pins,
-        logger,
-      });
-      const byName = new Map(served.map((tool) => [tool.name, tool]));
-      chosen.set(member.config.name, byName);
-      for (const tool of byName.values()) inputs.push({ server: member.config.name, name: tool.name });
+      const byName = new Map(member.tools.map((tool) => [tool.name, tool]));
+      chosen.set(member.name, byName);
+      for (const tool of byName.values()) inputs.push({ server: member.name, name: tool.name });
     }
     const named = nameEntries(inputs, config.overrides);
     for (const unused of unusedOverrides(inputs, config.overrides)) {
@@ -305,19 +223,23 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     }
   }
 
+  /** Gathers the change events that arrive together (the Upstream has debounced them), then lists and rebuilds. */
   function schedule(member: Member, kind: Kind): void {
     if (closed) return;
-    member.due.add(kind);
-    if (member.timer !== undefined) return;
-    member.timer = setTimeout(() => {
-      member.timer = undefined;
-      const kinds = [...member.due];
-      member.due.clear();
-      void list(member, kinds).then(() => {
+    const pending = timers.get(member);
+    if (pending !== undefined) {
+      pending.due.add(kind);
+      return;
+    }
+    const due = new Set<Kind>([kind]);
+    const timer = setTimeout(() => {
+      timers.delete(member);
+      void member.list(due).then(() => {
         if (!closed) rebuildLater();
       });
     }, 0);
-    member.timer.unref?.();
+    timer.unref?.();
+    timers.set(member, { timer, due });
   }
 
   return {
@@ -326,17 +248,17 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     async start() {
       await Promise.all(members.map((member) => member.upstream.start()));
       for (const member of members) member.upstream.onChanged((kind) => schedule(member, kind));
-      await Promise.all(members.map((member) => list(member, ['tools', 'prompts', 'resources'])));
+      await Promise.all(members.map((member) => member.list(ALL_KINDS)));
       rebuild(); // at startup a collision is an error that names both sides
     },
     async sync() {
-      await Promise.all(members.map((member) => list(member, ['tools', 'prompts', 'resources'])));
+      await Promise.all(members.map((member) => member.list(ALL_KINDS)));
       rebuildLater();
     },
     status: () => members.map((member) => member.upstream.health()),
     async close() {
       closed = true;
-      for (const member of members) if (member.timer !== undefined) clearTimeout(member.timer);
+      for (const { timer } of timers.values()) clearTimeout(timer);
       await server.close();
       await Promise.allSettled(members.map((member) => member.upstream.close()));
       await policy?.close();

@@ -238,6 +238,27 @@ describe('gateway threats', () => {
     );
   });
 
+  it('F5 an upstream that is down at start is served once it comes up, and clients are told', async () => {
+    // A free loopback port, held by nobody until the upstream starts on it below.
+    const probe = await listenHttp(new McpServer({ name: 'probe', version: '1' }, { logger: silentLogger }), {
+      port: 0,
+    });
+    const url = probe.url;
+    await probe.close();
+    const logger = recordingLogger();
+    const gateway = await gatewayFor({ mcpServers: { late: { url } } }, logger);
+    assert.equal(gateway.status()[0]?.state === 'ready', false);
+    const client = await clientOf(gateway);
+    assert.deepEqual(await names(client), []);
+    const changed = deferred();
+    client.onToolsChanged(() => changed.resolve());
+    const upstream = new McpServer({ name: 'late', version: '1.0.0' }, { logger: silentLogger });
+    upstream.tool({ name: 'here', handler: () => 'now' });
+    await serve(upstream, { port: Number(new URL(url).port) });
+    await within(changed.promise, STEP_MS, 'the gateway to list the upstream once it is up');
+    assert.deepEqual(await names(client), ['late___here']);
+  });
+
   it('F6 a call that runs over its upstream’s time limit ends as a tool error that says so', async () => {
     const upstream = new McpServer({ name: 'up', version: '1.0.0' }, { logger: silentLogger });
     const cancelled = deferred();

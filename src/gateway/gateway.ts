@@ -42,12 +42,16 @@ export interface Gateway {
   start(): Promise<void>;
   /** Lists every upstream again now (what a list_changed does for one upstream, after the debounce). */
   sync(): Promise<void>;
+  /** Resolves once no re-listing after a change event is pending or under way (what tests wait for). */
+  settled(): Promise<void>;
   /** Health per upstream. */
   status(): UpstreamHealth[];
   close(): Promise<void>;
 }
 
 const ALL_KINDS: readonly Kind[] = ['tools', 'prompts', 'resources'];
+/** How often the gateway looks for upstreams that are up but not listed yet. */
+const READY_CHECK_MS = 1000;
 
 /** An Upstream, its configuration mistakes (a bad header, say) reported as the config's. */
 function newUpstream(config: UpstreamConfig, options: UpstreamOptions): Upstream {
@@ -104,7 +108,10 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     });
     return new Member(upstreamConfig, upstream, vetting);
   });
-  const timers = new Map<Member, { timer: NodeJS.Timeout; due: Set<Kind> }>();
+  /** Change events waiting for their member's next listing, the last round of each member, and rounds under way. */
+  const due = new Map<Member, Set<Kind>>();
+  const rounds = new Map<Member, Promise<void>>();
+  const busy = new Set<Promise<void>>();
   const tools = new Registrations<ToolConfig>('tool', (tool) => server.tool(tool), logger);
   const prompts = new Registrations<PromptConfig>('prompt', (prompt) => server.prompt(prompt), logger);
   const resources = new Registrations<ResourceConfig>(
@@ -118,6 +125,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     logger,
   );
   let closed = false;
+  let readyCheck: NodeJS.Timeout | undefined;
 
   /** Brings the server's registrations to what the members listed. A name collision throws (NamingError). */
   function rebuild(): void {
@@ -223,23 +231,31 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     }
   }
 
-  /** Gathers the change events that arrive together (the Upstream has debounced them), then lists and rebuilds. */
+  /**
+   * Lists a member again after a change event, then rebuilds. Events that arrive before its listing starts join it;
+   * one that arrives during it starts another round after it (never two listings of one member at once, so an older
+   * answer can never land after a newer one).
+   */
   function schedule(member: Member, kind: Kind): void {
     if (closed) return;
-    const pending = timers.get(member);
-    if (pending !== undefined) {
-      pending.due.add(kind);
+    const waiting = due.get(member);
+    if (waiting !== undefined) {
+      waiting.add(kind);
       return;
     }
-    const due = new Set<Kind>([kind]);
-    const timer = setTimeout(() => {
-      timers.delete(member);
-      void member.list(due).then(() => {
+    const kinds = new Set<Kind>([kind]);
+    due.set(member, kinds);
+    const work = (rounds.get(member) ?? Promise.resolve())
+      .then(async () => {
+        due.delete(member);
+        if (closed) return;
+        await member.list(kinds);
         if (!closed) rebuildLater();
-      });
-    }, 0);
-    timer.unref?.();
-    timers.set(member, { timer, due });
+      })
+      .catch((error: unknown) => logger.error(`gateway: re-listing upstream "${member.name}" failed`, error));
+    rounds.set(member, work);
+    busy.add(work);
+    void work.finally(() => busy.delete(work));
   }
 
   return {
@@ -250,15 +266,25 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       for (const member of members) member.upstream.onChanged((kind) => schedule(member, kind));
       await Promise.all(members.map((member) => member.list(ALL_KINDS)));
       rebuild(); // at startup a collision is an error that names both sides
+      // An upstream that was down at start (or came back on a new connection without saying what changed) is
+      // listed once it is up: checked every second, which costs a look at each member and nothing else.
+      readyCheck = setInterval(() => {
+        for (const member of members)
+          if (member.unlisted) for (const kind of ALL_KINDS) schedule(member, kind);
+      }, READY_CHECK_MS);
+      readyCheck.unref();
     },
     async sync() {
       await Promise.all(members.map((member) => member.list(ALL_KINDS)));
       rebuildLater();
     },
+    async settled() {
+      while (busy.size > 0) await Promise.allSettled([...busy]);
+    },
     status: () => members.map((member) => member.upstream.health()),
     async close() {
       closed = true;
-      for (const { timer } of timers.values()) clearTimeout(timer);
+      clearInterval(readyCheck);
       await server.close();
       await Promise.allSettled(members.map((member) => member.upstream.close()));
       await policy?.close();

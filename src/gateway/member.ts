@@ -32,6 +32,11 @@ export class Member {
   prompts: Prompt[] = [];
   resources: Resource[] = [];
   templates: ResourceTemplate[] = [];
+  /**
+   * The connection whose tools were last listed: another live one (a first connect after a failed start, a restart)
+   * means this member has not been listed since it came up.
+   */
+  listedWith: McpClient | undefined;
   readonly #vetting: Vetting;
   /** Clients already asked for log messages (legacy upstreams: once per session). */
   readonly #asked = new WeakSet<McpClient>();
@@ -46,6 +51,12 @@ export class Member {
 
   get name(): string {
     return this.config.name;
+  }
+
+  /** True when the upstream is up on a connection whose lists this member has not read yet. */
+  get unlisted(): boolean {
+    const client = this.upstream.client;
+    return client !== undefined && client !== this.listedWith;
   }
 
   /** Lists `kinds` again and vets what came back. */

@@ -19,6 +19,7 @@ import { ConfigError } from '../tools/index.js';
 import { listenHttp } from '../transports/http/index.js';
 import { serveStdio } from '../transports/stdio/index.js';
 import { parseAddress } from './address.js';
+import { listenApprovals, type ApprovalsListening } from './approvals-listener.js';
 import { ExitCode } from './errors.js';
 import { addHttpFlags } from './serve.js';
 import { keepStdoutForProtocol } from './stdout-guard.js';
@@ -111,6 +112,7 @@ export async function runGateway(options: GatewayCommandOptions, io: GatewayIo):
   }
   let gateway: Gateway | undefined;
   let stopStatus: (() => void) | undefined;
+  let approvals: ApprovalsListening | undefined;
   try {
     const address = options.http === undefined ? undefined : parseAddress(options.http);
     if (address === undefined) keepStdoutForProtocol();
@@ -118,6 +120,12 @@ export async function runGateway(options: GatewayCommandOptions, io: GatewayIo):
     const http = toHttpOptions(mergeHttp(config.http, readHttpFlags(flags)));
     const { createGateway } = await import('../gateway/gateway.js');
     gateway = await createGateway(config, { version: io.version, logger: stderrLogger });
+    const admin = config.policy?.approvalsAdmin;
+    if (admin !== undefined && gateway.policy !== undefined) {
+      // Approvals need their page and API, as with `toolwire serve`: otherwise nobody could ever decide one.
+      approvals = await listenApprovals(gateway.policy, admin);
+      if (approvals !== undefined) io.stderr.write(`toolwire: approvals at ${approvals.url}\n`);
+    }
     await gateway.start();
     const running = gateway;
     const started = new Date().toISOString();
@@ -160,6 +168,7 @@ export async function runGateway(options: GatewayCommandOptions, io: GatewayIo):
     // The last state the upstreams were in while serving (after close they are all "closed", which says nothing).
     const last = status();
     await running.close();
+    await approvals?.close();
     try {
       writeStatus(config.statusFile, { ...last, stoppedAt: new Date().toISOString() });
     } catch (error) {
@@ -168,6 +177,7 @@ export async function runGateway(options: GatewayCommandOptions, io: GatewayIo):
     return ExitCode.Success;
   } catch (error) {
     stopStatus?.();
+    await approvals?.close().catch(() => undefined);
     await gateway?.close().catch(() => undefined);
     const usage =
       error instanceof ConfigError ||

@@ -35,11 +35,15 @@ export function keepStatus(
   current: () => GatewayStatus,
   onError: (error: Error) => void,
 ): () => void {
+  let failing = false;
   const write = (): void => {
     try {
       writeStatus(file, current());
+      failing = false;
     } catch (error) {
-      onError(error as Error);
+      // Said once per run of failures, not every interval: a read-only folder must not flood the log.
+      if (!failing) onError(error as Error);
+      failing = true;
     }
   };
   write();

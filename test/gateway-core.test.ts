@@ -78,6 +78,17 @@ async function upstreamServer(name: string): Promise<Upstream> {
     },
   });
   server.tool({
+    name: 'think',
+    handler: async (_args, ctx) => {
+      const answer = await ctx.sample({
+        messages: [{ role: 'user', content: { type: 'text', text: 'Two plus two?' } }],
+        maxTokens: 10,
+      });
+      const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
+      return `the model said ${String(content?.text)}`;
+    },
+  });
+  server.tool({
     name: 'say',
     handler: (_args, ctx) => {
       ctx.log('info', { said: 'from upstream' }, 'talker');
@@ -147,7 +158,10 @@ describe('gateway: one toolwire upstream over HTTP', () => {
       before(async () => {
         client = await clientOf(gateway, {
           era: era === 'modern' ? 'auto' : 'legacy',
-          handlers: { elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }) },
+          handlers: {
+            elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }),
+            sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'four' }, model: 'test' }),
+          },
         });
       });
       after(() => client?.close());
@@ -161,6 +175,7 @@ describe('gateway: one toolwire upstream over HTTP', () => {
           'alpha___fail',
           'alpha___picture',
           'alpha___say',
+          'alpha___think',
           'alpha___wait',
         ]);
       });
@@ -221,6 +236,11 @@ describe('gateway: one toolwire upstream over HTTP', () => {
       it("asks the caller the upstream's elicitation, and hands back the answer", async () => {
         const result = await within(client.callTool('alpha___ask', {}), STEP_MS, 'the call');
         assert.deepEqual(result.content, [{ type: 'text', text: 'hello Ada' }]);
+      });
+
+      it("asks the caller's model the upstream's sampling request", async () => {
+        const result = await within(client.callTool('alpha___think', {}), STEP_MS, 'the call');
+        assert.deepEqual(result.content, [{ type: 'text', text: 'the model said four' }]);
       });
 
       it('serves the upstream prompts and resources under gateway names and URIs', async () => {
@@ -291,7 +311,7 @@ describe('gateway: upstreams that are down, and trust', () => {
     try {
       const client = await clientOf(gateway);
       const names = (await client.listTools()).map((tool) => tool.name);
-      assert.ok(names.every((name) => name.startsWith('alpha___')) && names.length === 7, names.join(','));
+      assert.ok(names.every((name) => name.startsWith('alpha___')) && names.length === 8, names.join(','));
       assert.ok(
         logger.lines.some((line) => line.includes('"gone"')),
         logger.lines.join('\n'),

@@ -258,6 +258,10 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     void work.finally(() => busy.delete(work));
   }
 
+  async function settled(): Promise<void> {
+    while (busy.size > 0) await Promise.allSettled([...busy]);
+  }
+
   return {
     server,
     policy,
@@ -275,12 +279,11 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       readyCheck.unref();
     },
     async sync() {
-      await Promise.all(members.map((member) => member.list(ALL_KINDS)));
-      rebuildLater();
+      // Through the same rounds as change events, so a manual sync never lists a member twice at once.
+      for (const member of members) for (const kind of ALL_KINDS) schedule(member, kind);
+      await settled();
     },
-    async settled() {
-      while (busy.size > 0) await Promise.allSettled([...busy]);
-    },
+    settled,
     status: () => members.map((member) => member.upstream.health()),
     async close() {
       closed = true;

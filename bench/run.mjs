@@ -8,6 +8,7 @@
 //   npm run bench -- --quick           3 rounds of 1 s (under 3 minutes), for development
 //   npm run bench -- --only call-c16,list-1k --servers toolwire,bare --rounds 3 --seconds 2
 //   npm run bench -- --cpu-prof [--only call-c16] [--servers sdk]    profile one server under one workload
+//   npm run bench -- --only gateway --servers toolwire                 the gateway rows and their direct baselines
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,8 @@ import {
 } from './lib/workloads.mjs';
 import { printReport } from './lib/report.mjs';
 import { benchPolicy } from './lib/policy.mjs';
+import { GATEWAY_VARIANTS, startGatewayVariant } from './lib/gateway.mjs';
+import { GATEWAY_IDS } from './lib/gateway-workloads.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -65,7 +68,7 @@ function options() {
     process.stdout.write(
       [
         'usage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--only ids] [--servers names] [--cpu-prof]',
-        `  workloads: ${WORKLOADS.map((w) => w.id).join(', ')}, startup`,
+        `  workloads: ${WORKLOADS.map((w) => w.id).join(', ')}, startup (gateway: call-c16 and every gateway row)`,
         `  servers:   ${SERVERS.join(', ')}`,
         '',
       ].join('\n'),
@@ -81,7 +84,11 @@ function options() {
   };
   const list = (text, known, name) => {
     if (text === undefined) return known;
-    const picked = text.split(',').map((item) => item.trim());
+    // "gateway": the gateway rows and the direct call they are judged against
+    const picked = text
+      .split(',')
+      .map((item) => item.trim())
+      .flatMap((item) => (name === 'only' && item === 'gateway' ? ['call-c16', ...GATEWAY_IDS] : [item]));
     const unknown = picked.filter((item) => !known.includes(item));
     if (unknown.length > 0)
       throw new Error(`--${name}: unknown ${unknown.join(', ')} (known: ${known.join(', ')})`);
@@ -136,6 +143,15 @@ const httpKey = (name, workload) =>
  * "audit-sanitise" (that trail and clean outputs).
  */
 async function variantSetup(workload, scratch) {
+  // The gateway rows start their own processes (bench/lib/gateway.mjs).
+  if (GATEWAY_VARIANTS.includes(workload.variant)) {
+    const dir = join(scratch, `${workload.variant}-${Date.now()}`);
+    return {
+      env: {},
+      authorization: undefined,
+      start: (track) => startGatewayVariant(workload, dir, track),
+    };
+  }
   if (workload.variant === 'policy') {
     const policy = await benchPolicy();
     return { env: policy.env, authorization: policy.authorization };
@@ -158,7 +174,7 @@ async function measureHttp(wrk, server, workload, seconds) {
       url: server.url,
       connections: workload.connections,
       seconds,
-      ...httpRequest(workload, session, server.authorization),
+      ...(server.request?.(session) ?? httpRequest(workload, session, server.authorization)),
     });
     if (sampler !== undefined) result.rssPeakMiB = sampler();
     return result;
@@ -196,10 +212,13 @@ async function benchmark(opts, wrk) {
         const key = httpKey(name, workload);
         if (http.has(key)) continue;
         const setup = await variantSetup(workload, scratch);
-        const server = await startHttpServer(name, workload.tools, [], setup.env);
+        const server =
+          setup.start === undefined
+            ? await startHttpServer(name, workload.tools, [], setup.env)
+            : await setup.start((child) => started.push(child));
         server.authorization = setup.authorization;
-        started.push(server.child);
-        await checkHttpCall(server.url, server.authorization);
+        if (!started.includes(server.child)) started.push(server.child);
+        await (server.check?.() ?? checkHttpCall(server.url, server.authorization));
         await new Promise((resolve) => setTimeout(resolve, 300));
         if (workload.variant === undefined) idle[`${name}/${workload.tools}`] = rssMiB(server.pid);
         http.set(key, server);
@@ -274,6 +293,8 @@ async function profile(opts, wrk) {
   const before = new Set(readdirSync(dir));
   const flags = ['--cpu-prof', '--cpu-prof-dir', dir];
   process.stderr.write(`bench: profiling ${name} under ${workload.id} for ${seconds} s\n`);
+  if (GATEWAY_VARIANTS.includes(workload.variant))
+    throw new Error(`--cpu-prof profiles the bench servers, not the processes of ${workload.id}`);
   if (workload.kind === 'http') {
     const scratch = mkdtempSync(join(tmpdir(), 'toolwire-bench-'));
     const setup = await variantSetup(workload, scratch);

@@ -2,6 +2,7 @@
 // targets from the issue judged on the same run.
 
 import { median } from './stats.mjs';
+import { gatewayTable, gatewayTargets } from './gateway-report.mjs';
 
 const rate = (value) =>
   Number.isNaN(value) ? '–' : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US');
@@ -113,6 +114,7 @@ function judgeTargets(summary) {
     const cost = ratio(load.toolwire.rssPeakMiB, load.bare.rssPeakMiB);
     add('RSS under load (c=64)', cost <= 1.5, `${times(cost)} bare (target ≤ 1.5×)`);
   }
+  targets.push(...gatewayTargets(summary));
   return targets;
 }
 
@@ -214,6 +216,7 @@ export function printReport({ workloads, runs, startups, idle, opts, info, title
   if (failing.length > 0)
     out.push(`! wrong or missing answers (counted as errors, not throughput): ${failing.join('; ')}`);
 
+  out.push(...gatewayTable(summary));
   const targets = judgeTargets(summary);
   if (targets.length > 0) {
     out.push('', 'targets:');

@@ -1,16 +1,18 @@
 // What the benchmark sends and what it accepts as a right answer, per workload.
 
+import { GATEWAY_WORKLOADS } from './gateway-workloads.mjs';
+
 export const SERVERS = ['toolwire', 'sdk', 'bare'];
 export const SERVER_TITLES = { toolwire: 'toolwire', sdk: 'official SDK v2', bare: 'bare node:http' };
 
-const MODERN = '2026-07-28';
-const LEGACY = '2025-11-25';
-const META = {
+export const MODERN = '2026-07-28';
+export const LEGACY = '2025-11-25';
+export const META = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
   'io.modelcontextprotocol/clientInfo': { name: 'toolwire-bench', version: '1.0.0' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const SUM_ARGUMENTS = { a: 17, b: 25 };
+export const SUM_ARGUMENTS = { a: 17, b: 25 };
 
 export const modernCallBody = (id) =>
   JSON.stringify({
@@ -29,11 +31,11 @@ const legacyCallBody = (id) =>
     params: { name: 'calculate_sum', arguments: SUM_ARGUMENTS },
   });
 
-const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+export const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** Right answer to calculate_sum(17, 25), as checked in a response body under load (wrk) … */
-const CALL_EXPECT = ['"jsonrpc":"2.0"', '"text":"42"'];
-const CALL_REJECT = ['"isError":true', '"error":{'];
+export const CALL_EXPECT = ['"jsonrpc":"2.0"', '"text":"42"'];
+export const CALL_REJECT = ['"isError":true', '"error":{'];
 /** … and as checked on a parsed message (stdio). */
 export const isRightSum = (message) =>
   message.jsonrpc === '2.0' &&
@@ -116,6 +118,8 @@ export const WORKLOADS = [
   },
   { id: 'stdio-seq', title: 'stdio tools/call, sequential', kind: 'stdio', tools: 10, inFlight: 1 },
   { id: 'stdio-64', title: 'stdio tools/call, 64 in flight', kind: 'stdio', tools: 10, inFlight: 64 },
+  // toolwire only: through the gateway, beside the same calls made directly and the npm bridge/aggregator.
+  ...GATEWAY_WORKLOADS,
 ];
 
 /**

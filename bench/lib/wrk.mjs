@@ -47,12 +47,35 @@ function luaString(text) {
   return `[${eq}[${text}]${eq}]`;
 }
 
-function script({ body, headers, expect, reject }) {
-  const lines = ['wrk.method = "POST"', `wrk.body = ${luaString(body)}`];
+function script({ body, headers, expect, reject, method = 'POST', pages = [], uniqueIds = false }) {
+  const lines = [`wrk.method = ${luaString(method)}`];
+  if (body !== undefined) lines.push(`wrk.body = ${luaString(body)}`);
   for (const [name, value] of Object.entries(headers))
     lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`); // "[[" would open a long string
   lines.push(`local expect = { ${expect.map(luaString).join(', ')} }`);
   lines.push(`local reject = { ${reject.map(luaString).join(', ')} }`);
+  // A list served in pages: requests go round the pages' bodies, and an answer must be one of the pages (all of that
+  // page's fragments). Answers are not tied to requests here, only to "some page".
+  lines.push(`local pages = { ${pages.map((p) => `{ ${p.expect.map(luaString).join(', ')} }`).join(', ')} }`);
+  if (pages.length > 0) {
+    lines.push(`local bodies = { ${pages.map((p) => luaString(p.body)).join(', ')} }`);
+    lines.push(`local turn = 0
+function request()
+  turn = turn % #bodies + 1
+  return wrk.format(nil, nil, nil, bodies[turn])
+end`);
+  }
+  if (uniqueIds) {
+    // Requests of one session must not share an id while in flight: each gets the next number in place of `"id":1`.
+    const [head, tail, extra] = body.split('"id":1');
+    if (tail === undefined || extra !== undefined) throw new Error('uniqueIds needs a body with one "id":1');
+    lines.push(`local head, tail = ${luaString(`${head}"id":`)}, ${luaString(tail)}
+local next_id = 0
+function request()
+  next_id = next_id + 1
+  return wrk.format(nil, nil, nil, head .. next_id .. tail)
+end`);
+  }
   lines.push(`
 bad = 0
 first_bad = nil
@@ -69,6 +92,17 @@ function response(status, headers, body)
     for i = 1, #reject do
       if find(body, reject[i], 1, true) then ok = false; break end
     end
+  end
+  if ok and #pages > 0 then
+    local one = false
+    for p = 1, #pages do
+      local all = true
+      for i = 1, #pages[p] do
+        if not find(body, pages[p][i], 1, true) then all = false; break end
+      end
+      if all then one = true; break end
+    end
+    ok = one
   end
   if not ok then
     bad = bad + 1
@@ -97,13 +131,27 @@ end
 }
 
 /**
- * Runs wrk against url for `seconds` with `connections` open, every one sending `body` with `headers`.
+ * Runs wrk against url for `seconds` with `connections` open, every one sending `body` with `headers` (`method`:
+ * POST unless given; `pages`: [{ body, expect }] to go round instead of one body; `uniqueIds`: a new JSON-RPC id per
+ * request, for sessions).
  * @returns {Promise<{requests:number, rps:number, errors:number, sample:string, p50Ms:number, p99Ms:number, maxMs:number}>}
  */
-export async function runWrk({ wrk, url, body, headers, connections, seconds, expect, reject = [] }) {
+export async function runWrk({
+  wrk,
+  url,
+  body,
+  headers,
+  connections,
+  seconds,
+  expect,
+  reject = [],
+  method,
+  pages,
+  uniqueIds,
+}) {
   const dir = mkdtempSync(join(tmpdir(), 'toolwire-bench-'));
   const file = join(dir, 'load.lua');
-  writeFileSync(file, script({ body, headers, expect, reject }));
+  writeFileSync(file, script({ body, headers, expect, reject, method, pages, uniqueIds }));
   try {
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', file, url];
     const stdout = await new Promise((resolve, reject_) => {
@@ -122,7 +170,8 @@ export async function runWrk({ wrk, url, body, headers, connections, seconds, ex
     const errors = raw.bad + raw.connect + raw.read + raw.write + raw.timeout;
     return {
       requests: raw.requests,
-      rps: (raw.requests - raw.bad) / (raw.durationUs / 1e6), // correct answers only
+      // correct answers only; a list in pages counts once per round of its pages
+      rps: (raw.requests - raw.bad) / (raw.durationUs / 1e6) / Math.max(1, pages?.length ?? 1),
       errors,
       sample: sample.trim(),
       p50Ms: raw.p50Us / 1000,

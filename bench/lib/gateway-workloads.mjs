@@ -1,0 +1,102 @@
+// The gateway rows (issue 17): calls and a merged list through `toolwire gateway`, the same calls made directly, and
+// the npm bridge/aggregator measured beside them. Data only; bench/lib/gateway.mjs starts what each variant needs.
+//
+// "Directly" means what a client of that upstream would do without a gateway: the HTTP upstream is called over HTTP
+// (the call-c16 row), the stdio upstream over stdio with 16 requests in flight (stdio-16, the same concurrency as
+// wrk's 16 connections), and the 1,000 tools are listed from one toolwire server holding them all (list-1k-direct).
+
+/** One toolwire bench server per upstream: calculate_sum plus this many dummies (99 → 100 tools, 10 × 100 = 1,000). */
+export const LIST_UPSTREAMS = 10;
+export const LIST_DUMMIES = 99;
+
+export const GATEWAY_WORKLOADS = [
+  {
+    id: 'stdio-16',
+    title: 'stdio tools/call, 16 in flight',
+    kind: 'stdio',
+    tools: 10,
+    inFlight: 16,
+    servers: ['toolwire'],
+  },
+  {
+    id: 'gw-call-c16',
+    title: 'HTTP tools/call c=16 via toolwire gateway, HTTP upstream',
+    kind: 'http',
+    tools: 10,
+    connections: 16,
+    variant: 'gw-http',
+    servers: ['toolwire'],
+  },
+  {
+    // mcp-hub's /mcp is the 2024-11-05 HTTP+SSE transport (answers come on a GET stream, not in the POST), which wrk
+    // cannot check; its REST call endpoint reaches the same upstream client, with less work than an MCP request.
+    id: 'hub-call-c16',
+    title: 'HTTP call c=16 via mcp-hub REST, HTTP upstream',
+    kind: 'http',
+    tools: 10,
+    connections: 16,
+    variant: 'hub-http',
+    servers: ['toolwire'],
+  },
+  {
+    id: 'gw-stdio-c16',
+    title: 'HTTP tools/call c=16 via toolwire gateway, stdio upstream',
+    kind: 'http',
+    tools: 10,
+    connections: 16,
+    variant: 'gw-stdio',
+    servers: ['toolwire'],
+  },
+  {
+    // Stateful mode (one child per session): supergateway's stateless and 2026-07-28 modes start a child per request.
+    id: 'sg-stdio-c16',
+    title: 'HTTP tools/call c=16 via supergateway (session), stdio upstream',
+    kind: 'http',
+    tools: 10,
+    connections: 16,
+    legacy: true,
+    variant: 'sg-stdio',
+    servers: ['toolwire'],
+  },
+  {
+    id: 'hub-stdio-c16',
+    title: 'HTTP call c=16 via mcp-hub REST, stdio upstream',
+    kind: 'http',
+    tools: 10,
+    connections: 16,
+    variant: 'hub-stdio',
+    servers: ['toolwire'],
+  },
+  {
+    id: 'list-1k-direct',
+    title: 'HTTP tools/list c=16, one server of 1,000 tools',
+    kind: 'http',
+    tools: LIST_UPSTREAMS * (LIST_DUMMIES + 1) - 1,
+    connections: 16,
+    list: true,
+    servers: ['toolwire'],
+  },
+  {
+    // Lists per second: a merged list longer than the gateway's page is fetched page by page, as a client does.
+    id: 'gw-list-10x100',
+    title: 'HTTP tools/list c=16 via toolwire gateway, 10 × 100 tools (lists/s)',
+    kind: 'http',
+    tools: LIST_DUMMIES,
+    connections: 16,
+    variant: 'gw-list',
+    servers: ['toolwire'],
+  },
+  {
+    // mcp-hub's REST view of every server and its tools (GET /api/servers), for the same reason as hub-call-c16.
+    id: 'hub-list-10x100',
+    title: 'HTTP GET /api/servers c=16 via mcp-hub, 10 × 100 tools',
+    kind: 'http',
+    tools: LIST_DUMMIES,
+    connections: 16,
+    variant: 'hub-list',
+    servers: ['toolwire'],
+  },
+];
+
+/** The ids, for --only: `--only gateway` picks them all. */
+export const GATEWAY_IDS = GATEWAY_WORKLOADS.map((w) => w.id);

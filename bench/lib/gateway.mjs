@@ -1,0 +1,396 @@
+// The processes behind the gateway rows: `toolwire gateway` (through its CLI only: a toolwire.json with mcpServers,
+// `toolwire gateway --http 127.0.0.1:0 --config FILE`, the URL read from its "listening on" line), supergateway and
+// mcp-hub (devDependencies), and the toolwire bench servers they front. Each variant hands run.mjs a server object
+// with the wrk request to send and a check that one request answers right before any load.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LIST_UPSTREAMS } from './gateway-workloads.mjs';
+import { serverCommand, startHttpServer, stop } from './processes.mjs';
+import {
+  ACCEPT,
+  CALL_EXPECT,
+  CALL_REJECT,
+  LEGACY,
+  META,
+  MODERN,
+  SUM_ARGUMENTS,
+  closeLegacySession,
+  openLegacySession,
+} from './workloads.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The toolwire CLI; BENCH_GATEWAY_BIN points at another build (a preview of a branch not yet merged). */
+const TOOLWIRE_BIN = process.env.BENCH_GATEWAY_BIN ?? join(ROOT, 'bin', 'toolwire.js');
+const SUPERGATEWAY = join(ROOT, 'node_modules', 'supergateway', 'dist', 'index.js');
+const MCP_HUB = join(ROOT, 'node_modules', 'mcp-hub', 'dist', 'cli.js');
+const START_MS = 60_000;
+/** The server name of the single-upstream configs: the exposed tool is `bench___calculate_sum`. */
+const ONE = 'bench';
+const listName = (index) => `up${String(index).padStart(2, '0')}`;
+
+export const GATEWAY_VARIANTS = [
+  'gw-http',
+  'gw-stdio',
+  'gw-list',
+  'hub-http',
+  'hub-stdio',
+  'hub-list',
+  'sg-stdio',
+];
+
+/** Upstream HTTP servers shared by the variants of one run (the gateway and mcp-hub front the same processes). */
+const fleets = new Map();
+function httpUpstreams(tools, count, track) {
+  const key = `${tools}×${count}`;
+  if (!fleets.has(key)) {
+    const starting = Array.from({ length: count }, () =>
+      startHttpServer('toolwire', tools).then((server) => {
+        track(server.child);
+        return server;
+      }),
+    );
+    fleets.set(key, Promise.all(starting));
+  }
+  return fleets.get(key);
+}
+
+/** The stdio upstream as an mcpServers entry: the toolwire bench server in stdio mode. */
+function stdioEntry(tools) {
+  const [command, args] = serverCommand('toolwire', 'stdio', tools);
+  return { command, args };
+}
+
+/** A port free right now (for the tools that cannot listen on port 0 and say which port they got). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Keeps the last 4 KiB of a stream for error messages, and keeps reading it so the child never blocks on a full pipe. */
+function tail(stream) {
+  let text = '';
+  stream?.setEncoding('utf8');
+  stream?.on('data', (chunk) => {
+    text = (text + chunk).slice(-4096);
+  });
+  return () => text;
+}
+
+/** Resolves with the first match of `pattern` in a child's stderr; rejects when it exits first or after 60 s. */
+function announced(child, pattern, name) {
+  const seen = tail(child.stderr);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within 60 s\n${seen()}`)),
+      START_MS,
+    );
+    const look = () => {
+      const match = pattern.exec(seen());
+      if (match === null) return;
+      clearTimeout(timer);
+      child.stderr.off('data', look);
+      resolve(match[1]);
+    };
+    child.stderr.on('data', look);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with code ${code} before listening\n${seen()}`));
+    });
+  });
+}
+
+/** Sends one request; resolves with the body when it is a right answer, else throws with what came back. */
+async function askOnce(url, { method = 'POST', body, headers, expect, reject = [] }) {
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  const wrong =
+    response.status !== 200 ||
+    expect.some((fragment) => !text.includes(fragment)) ||
+    reject.some((fragment) => text.includes(fragment));
+  if (wrong) throw new Error(`${url} answered wrong: ${response.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** askOnce until right or the child exits (upstreams may still be connecting), 60 s at most. */
+async function askUntilRight(child, url, request) {
+  const deadline = Date.now() + START_MS;
+  for (;;) {
+    try {
+      return await askOnce(url, request);
+    } catch (error) {
+      if (child.exitCode !== null || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** The gateway's CLI on a config written into `dir`. */
+async function startGateway(mcpServers, dir, track) {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'toolwire.json');
+  writeFileSync(file, `${JSON.stringify({ mcpServers }, null, 2)}\n`);
+  const args = [TOOLWIRE_BIN, 'gateway', '--http', '127.0.0.1:0', '--config', file];
+  const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  track(child);
+  try {
+    const url = await announced(child, /listening on (http:\/\/\S+)/, 'toolwire gateway');
+    return { child, pid: child.pid, url };
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+}
+
+/** mcp-hub on a free port, its state and logs kept inside `dir`; ready once every server says "connected". */
+async function startHub(mcpServers, dir, path, track) {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'mcp-hub.json');
+  writeFileSync(file, `${JSON.stringify({ mcpServers }, null, 2)}\n`);
+  const port = await freePort();
+  const home = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config') };
+  const child = spawn(process.execPath, [MCP_HUB, '--port', String(port), '--config', file], {
+    cwd: dir,
+    env: { ...process.env, ...home, XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  track(child);
+  const seen = tail(child.stderr);
+  const base = `http://127.0.0.1:${port}`;
+  const names = Object.keys(mcpServers);
+  try {
+    await askUntilRight(child, `${base}/api/servers`, {
+      method: 'GET',
+      expect: names.map((name) => `"name":"${name}"`),
+      reject: ['"status":"connecting"', '"status":"disconnected"'],
+    });
+  } catch (error) {
+    await stop(child);
+    throw new Error(`mcp-hub did not connect its servers: ${error.message}\n${seen()}`, { cause: error });
+  }
+  return { child, pid: child.pid, url: `${base}${path}` };
+}
+
+/** supergateway bridging one stdio server to Streamable HTTP, stateful: one child per session. */
+async function startSupergateway(tools, track) {
+  const port = await freePort();
+  const [command, args] = serverCommand('toolwire', 'stdio', tools);
+  const quote = (word) => `'${word.replaceAll("'", "'\\''")}'`; // it runs the command through a shell
+  const child = spawn(
+    process.execPath,
+    [
+      SUPERGATEWAY,
+      ...['--stdio', [command, ...args].map(quote).join(' '), '--outputTransport', 'streamableHttp'],
+      ...['--stateful', '--port', String(port), '--logLevel', 'none'],
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  track(child);
+  const seen = tail(child.stderr);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const deadline = Date.now() + START_MS;
+  for (;;) {
+    try {
+      await (await fetch(url, { method: 'GET' })).arrayBuffer(); // any answer: it listens
+      break;
+    } catch {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        await stop(child);
+        throw new Error(`supergateway did not listen on ${url}\n${seen()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return { child, pid: child.pid, url };
+}
+
+/** tools/call of calculate_sum through a toolwire gateway, by its exposed name. */
+function gatewayCall(exposed) {
+  return {
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: exposed, arguments: SUM_ARGUMENTS, _meta: META },
+    }),
+    headers: { ...ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': exposed },
+    expect: CALL_EXPECT,
+    reject: CALL_REJECT,
+  };
+}
+
+/** mcp-hub's REST call of calculate_sum on one of its servers. */
+const hubCall = (server) => ({
+  body: JSON.stringify({ server_name: server, tool: 'calculate_sum', arguments: SUM_ARGUMENTS }),
+  headers: { 'content-type': 'application/json' },
+  expect: ['"text":"42"'],
+  reject: ['"isError":true', '"error":'],
+});
+
+const gatewayListBody = (cursor) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/list',
+    params: { ...(cursor === undefined ? {} : { cursor }), _meta: META },
+  });
+const LIST_HEADERS = { ...ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' };
+
+/** Every exposed name the merged list must hold, sorted. */
+function expectedNames(dummies) {
+  const names = [];
+  for (let server = 0; server < LIST_UPSTREAMS; server++) {
+    names.push(`${listName(server)}___calculate_sum`);
+    for (let index = 0; index < dummies; index++)
+      names.push(`${listName(server)}___dummy_${String(index).padStart(4, '0')}`);
+  }
+  return names.sort();
+}
+
+/** Reads a JSON-RPC answer from a JSON or an SSE body (one `data:` line per message). */
+function answerOf(text) {
+  const line = text.trimStart().startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((l) => l.startsWith('data:') && l.includes('"result"'))
+        ?.slice(5);
+  return line === undefined ? undefined : JSON.parse(line);
+}
+
+/**
+ * Walks the gateway's merged list once, following nextCursor, and checks that it holds exactly the 1,000 names; returns
+ * the pages as wrk replays them: each request body and the first and last names its answer must hold.
+ */
+async function gatewayListPages(child, url, dummies) {
+  const want = expectedNames(dummies);
+  const pages = [];
+  const seen = [];
+  let cursor;
+  do {
+    const body = gatewayListBody(cursor);
+    const first = pages.length === 0;
+    const text = await (first ? askUntilRight : (_, u, r) => askOnce(u, r))(child, url, {
+      body,
+      headers: LIST_HEADERS,
+      expect: ['"jsonrpc":"2.0"', '"tools":['],
+      reject: ['"error":{'],
+    });
+    const result = answerOf(text)?.result;
+    const names = (result?.tools ?? []).map((tool) => tool.name);
+    if (names.length === 0) throw new Error(`the gateway listed a page without tools: ${text.slice(0, 300)}`);
+    seen.push(...names);
+    cursor = result.nextCursor;
+    pages.push({ body, expect: [`"name":"${names[0]}"`, `"name":"${names.at(-1)}"`] });
+    if (pages.length > 100) throw new Error('the gateway listed more than 100 pages');
+  } while (cursor !== undefined);
+  const got = [...seen].sort();
+  if (got.length !== want.length || got.some((name, i) => name !== want[i])) {
+    const missing = want.filter((name) => !seen.includes(name)).slice(0, 5);
+    throw new Error(
+      `the gateway's merged list holds ${got.length} tools, not the ${want.length} of its upstreams` +
+        (missing.length > 0 ? ` (missing ${missing.join(', ')} …)` : ''),
+    );
+  }
+  return pages;
+}
+
+/** A 2025-11-25 call of calculate_sum in a session; under load each request gets its own id (the SDK refuses reuse). */
+const sessionCall = (session) => ({
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'calculate_sum', arguments: SUM_ARGUMENTS },
+  }),
+  headers: { ...ACCEPT, 'mcp-protocol-version': LEGACY, ...session },
+  expect: CALL_EXPECT,
+  reject: CALL_REJECT,
+  uniqueIds: true,
+});
+
+/** One right legacy call through a session (supergateway's stateful mode), before any load. */
+async function checkSession(url) {
+  const session = await openLegacySession(url);
+  try {
+    await askOnce(url, sessionCall(session));
+  } finally {
+    await closeLegacySession(url, session);
+  }
+}
+
+/** A front (gateway or hub) answering one fixed request, checked once before any load. */
+const answering = (front, request) => ({
+  ...front,
+  request: () => request,
+  check: () => askUntilRight(front.child, front.url, request),
+});
+
+/**
+ * Starts what a gateway variant measures; `track(child)` is told of every process as it is spawned (run.mjs stops them
+ * all at the end). Resolves to `{ child, pid, url, check, request? }`: `child` is the front whose CPU is counted, and
+ * `request(session)` the wrk request (absent: the workload's usual one).
+ */
+export async function startGatewayVariant(workload, dir, track) {
+  const tools = workload.tools;
+  switch (workload.variant) {
+    case 'gw-http':
+    case 'hub-http': {
+      const [up] = await httpUpstreams(tools, 1, track);
+      const servers = { [ONE]: { url: up.url } };
+      return workload.variant === 'hub-http'
+        ? answering(await startHub(servers, dir, '/api/servers/tools', track), hubCall(ONE))
+        : answering(await startGateway(servers, dir, track), gatewayCall(`${ONE}___calculate_sum`));
+    }
+    case 'gw-stdio':
+    case 'hub-stdio': {
+      const servers = { [ONE]: stdioEntry(tools) };
+      return workload.variant === 'hub-stdio'
+        ? answering(await startHub(servers, dir, '/api/servers/tools', track), hubCall(ONE))
+        : answering(await startGateway(servers, dir, track), gatewayCall(`${ONE}___calculate_sum`));
+    }
+    case 'sg-stdio': {
+      const front = await startSupergateway(tools, track);
+      return { ...front, check: () => checkSession(front.url), request: sessionCall };
+    }
+    case 'gw-list': {
+      const ups = await httpUpstreams(tools, LIST_UPSTREAMS, track);
+      const servers = Object.fromEntries(ups.map((up, i) => [listName(i), { url: up.url }]));
+      const front = await startGateway(servers, dir, track);
+      let pages;
+      return {
+        ...front,
+        check: async () => {
+          pages = await gatewayListPages(front.child, front.url, tools);
+        },
+        request: () => ({ headers: LIST_HEADERS, expect: ['"jsonrpc":"2.0"'], reject: ['"error":{'], pages }),
+      };
+    }
+    case 'hub-list': {
+      const ups = await httpUpstreams(tools, LIST_UPSTREAMS, track);
+      const servers = Object.fromEntries(ups.map((up, i) => [listName(i), { url: up.url }]));
+      const front = await startHub(servers, dir, '/api/servers', track);
+      return answering(front, {
+        method: 'GET',
+        headers: {},
+        expect: [
+          ...ups.map((_, i) => `"name":"${listName(i)}"`),
+          '"name":"calculate_sum"',
+          `"name":"dummy_${String(tools - 1).padStart(4, '0')}"`,
+        ],
+        reject: ['"status":"disconnected"'],
+      });
+    }
+    default:
+      throw new Error(`unknown gateway variant ${workload.variant}`);
+  }
+}

@@ -184,11 +184,11 @@ async function measureHttp(wrk, server, workload, seconds) {
   }
 }
 
-function measureStdioWorkload(peer, workload, seconds) {
+function measureStdioWorkload(peer, workload, seconds, request = stdioCallLine) {
   return measureStdio(peer, {
     inFlight: workload.inFlight,
     seconds,
-    request: stdioCallLine,
+    request,
     check: isRightSum,
   });
 }
@@ -224,21 +224,36 @@ async function benchmark(opts, wrk) {
         http.set(key, server);
       }
     }
-    if (workloads.some((w) => w.kind === 'stdio')) {
+    if (workloads.some((w) => w.kind === 'stdio' && w.variant === undefined)) {
       for (const name of opts.servers) {
         const server = startStdioServer(name, 10);
         started.push(server.child);
         stdio.set(name, { server, peer: new StdioPeer(server.child) });
       }
     }
+    // The gateway served over stdio: its own process and request line (bench/lib/gateway.mjs).
+    for (const workload of workloads.filter((w) => w.kind === 'stdio' && w.variant !== undefined)) {
+      const setup = await variantSetup(workload, scratch);
+      const server = await setup.start((child) => started.push(child));
+      await server.check();
+      stdio.set(`toolwire/${workload.variant}`, { server, peer: server.peer, request: server.line });
+    }
+    const stdioOf = (name, workload) =>
+      stdio.get(workload.variant === undefined ? name : `${name}/${workload.variant}`);
 
     const run = async (name, workload, seconds) => {
-      const server = workload.kind === 'http' ? http.get(httpKey(name, workload)) : stdio.get(name).server;
+      const server =
+        workload.kind === 'http' ? http.get(httpKey(name, workload)) : stdioOf(name, workload).server;
       const before = cpuSeconds(server.pid);
       const result =
         workload.kind === 'http'
           ? await measureHttp(wrk, server, workload, seconds)
-          : await measureStdioWorkload(stdio.get(name).peer, workload, seconds);
+          : await measureStdioWorkload(
+              stdioOf(name, workload).peer,
+              workload,
+              seconds,
+              stdioOf(name, workload).request,
+            );
       const after = cpuSeconds(server.pid);
       const answered = result.requests - result.errors;
       if (before !== undefined && after !== undefined && answered > 0) {

@@ -1,9 +1,11 @@
 // The gateway rows (issue 17): calls and a merged list through `toolwire gateway`, the same calls made directly, and
 // the npm bridge/aggregator measured beside them. Data only; bench/lib/gateway.mjs starts what each variant needs.
 //
-// "Directly" means what a client of that upstream would do without a gateway: the HTTP upstream is called over HTTP
-// (the call-c16 row), the stdio upstream over stdio with 16 requests in flight (stdio-16, the same concurrency as
-// wrk's 16 connections), and the 1,000 tools are listed from one toolwire server holding them all (list-1k-direct).
+// "Directly" means the same call by an HTTP client without a gateway: the HTTP upstream is called itself (the call-c16
+// row); the stdio upstream has no HTTP of its own, so its direct HTTP call is the same bench server in its HTTP mode
+// (call-c16 again), with the raw stdio pipe at 16 in flight (stdio-16) shown beside it but not judged (a pipe with
+// batched writes and no HTTP is no bar for anything reached over HTTP); and the 1,000 tools are listed from one
+// toolwire server holding them all (list-1k-direct).
 
 /** One toolwire bench server per upstream: calculate_sum plus this many dummies (99 → 100 tools, 10 × 100 = 1,000). */
 export const LIST_UPSTREAMS = 10;
@@ -65,6 +67,16 @@ export const GATEWAY_WORKLOADS = [
     tools: 10,
     connections: 16,
     variant: 'hub-stdio',
+    servers: ['toolwire'],
+  },
+  {
+    // The stdio analogue of the rows above: a client that launches the gateway over stdio, beside stdio-16.
+    id: 'gw-pipe-16',
+    title: 'stdio tools/call, 16 in flight, via toolwire gateway --stdio, stdio upstream',
+    kind: 'stdio',
+    tools: 10,
+    inFlight: 16,
+    variant: 'gw-pipe',
     servers: ['toolwire'],
   },
   {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIST_UPSTREAMS } from './gateway-workloads.mjs';
 import { serverCommand, startHttpServer, stop } from './processes.mjs';
+import { StdioPeer } from './stdio.mjs';
 import {
   ACCEPT,
   CALL_EXPECT,
@@ -19,6 +20,7 @@ import {
   MODERN,
   SUM_ARGUMENTS,
   closeLegacySession,
+  isRightSum,
   openLegacySession,
 } from './workloads.mjs';
 
@@ -35,6 +37,7 @@ const listName = (index) => `up${String(index).padStart(2, '0')}`;
 export const GATEWAY_VARIANTS = [
   'gw-http',
   'gw-stdio',
+  'gw-pipe',
   'gw-list',
   'hub-http',
   'hub-stdio',
@@ -149,6 +152,55 @@ async function startGateway(mcpServers, dir, track) {
     await stop(child);
     throw error;
   }
+}
+
+/** The gateway's CLI served over stdio (`--stdio`), with pipes for the bench to write to and read from. */
+function startGatewayStdio(mcpServers, dir, track) {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'toolwire.json');
+  writeFileSync(file, `${JSON.stringify({ mcpServers }, null, 2)}\n`);
+  const args = [TOOLWIRE_BIN, 'gateway', '--stdio', '--config', file];
+  const child = spawn(process.execPath, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  track(child);
+  return { child, pid: child.pid, peer: new StdioPeer(child), seen: tail(child.stderr) };
+}
+
+/** One stdio line: a 2026-07-28 tools/call of calculate_sum by the gateway's exposed name. */
+const gatewayLine = (exposed) => (id) =>
+  `${JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: exposed, arguments: SUM_ARGUMENTS, _meta: META },
+  })}\n`;
+
+/** Writes one call (id 0, which the load never uses) and waits for its right answer, 60 s at most. */
+function checkStdio({ child, peer, seen }, line) {
+  return new Promise((resolve, reject) => {
+    const fail = (message) => {
+      clearTimeout(timer);
+      peer.onLines = () => {};
+      reject(new Error(`toolwire gateway --stdio: ${message}\n${seen()}`));
+    };
+    const timer = setTimeout(() => fail('no answer within 60 s'), START_MS);
+    child.once('exit', (code) => fail(`exited with code ${code}`));
+    peer.onLines = (lines) => {
+      for (const text of lines) {
+        let message;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          continue;
+        }
+        if (message.id !== 0) continue;
+        if (!isRightSum(message)) return fail(`wrong answer ${text.slice(0, 300)}`);
+        clearTimeout(timer);
+        peer.onLines = () => {};
+        return resolve();
+      }
+    };
+    peer.write(line(0));
+  });
 }
 
 /** mcp-hub on a free port, its state and logs kept inside `dir`; ready once every server says "connected". */
@@ -357,6 +409,11 @@ export async function startGatewayVariant(workload, dir, track) {
       return workload.variant === 'hub-stdio'
         ? answering(await startHub(servers, dir, '/api/servers/tools', track), hubCall(ONE))
         : answering(await startGateway(servers, dir, track), gatewayCall(`${ONE}___calculate_sum`));
+    }
+    case 'gw-pipe': {
+      const front = startGatewayStdio({ [ONE]: stdioEntry(tools) }, dir, track);
+      const line = gatewayLine(`${ONE}___calculate_sum`);
+      return { ...front, line, check: () => checkStdio(front, line) };
     }
     case 'sg-stdio': {
       const front = await startSupergateway(tools, track);

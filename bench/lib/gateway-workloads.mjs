@@ -38,6 +38,7 @@ export const GATEWAY_WORKLOADS = [
     tools: 10,
     connections: 16,
     variant: 'hub-http',
+    rival: 'mcp-hub',
     servers: ['toolwire'],
   },
   {
@@ -58,6 +59,7 @@ export const GATEWAY_WORKLOADS = [
     connections: 16,
     legacy: true,
     variant: 'sg-stdio',
+    rival: 'supergateway',
     servers: ['toolwire'],
   },
   {
@@ -67,6 +69,7 @@ export const GATEWAY_WORKLOADS = [
     tools: 10,
     connections: 16,
     variant: 'hub-stdio',
+    rival: 'mcp-hub',
     servers: ['toolwire'],
   },
   {
@@ -106,9 +109,12 @@ export const GATEWAY_WORKLOADS = [
     tools: LIST_DUMMIES,
     connections: 16,
     variant: 'hub-list',
+    rival: 'mcp-hub',
     servers: ['toolwire'],
   },
 ];
 
 /** The ids, for --only: `--only gateway` picks them all. */
 export const GATEWAY_IDS = GATEWAY_WORKLOADS.map((w) => w.id);
+/** The rows that measure another project's bridge or aggregator: their wrong answers are theirs, not toolwire's. */
+export const RIVAL_IDS = GATEWAY_WORKLOADS.filter((w) => w.rival !== undefined).map((w) => w.id);

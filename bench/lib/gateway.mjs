@@ -345,6 +345,9 @@ async function gatewayListPages(child, url, dummies) {
     pages.push({ body, expect: [`"name":"${names[0]}"`, `"name":"${names.at(-1)}"`] });
     if (pages.length > 100) throw new Error('the gateway listed more than 100 pages');
   } while (cursor !== undefined);
+  process.stderr.write(
+    `bench: the gateway's merged list of ${seen.length} tools comes in ${pages.length} page(s)\n`,
+  );
   const got = [...seen].sort();
   if (got.length !== want.length || got.some((name, i) => name !== want[i])) {
     const missing = want.filter((name) => !seen.includes(name)).slice(0, 5);

@@ -1,35 +1,22 @@
 // The processes behind the gateway rows: `toolwire gateway` (through its CLI only: a toolwire.json with mcpServers,
-// `toolwire gateway --http 127.0.0.1:0 --config FILE`, the URL read from its "listening on" line), supergateway and
-// mcp-hub (devDependencies), and the toolwire bench servers they front. Each variant hands run.mjs a server object
-// with the wrk request to send and a check that one request answers right before any load.
+// `toolwire gateway --http 127.0.0.1:0 --config FILE` with the URL read from its "listening on" line, or `--stdio`),
+// the competitors (rivals.mjs) and the toolwire bench servers they all front. Each variant hands run.mjs a server
+// object with the request to send and a check that one request answers right before any load.
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { START_MS, announced, askOnce, askUntilRight, tail } from './child-wait.mjs';
 import { LIST_UPSTREAMS } from './gateway-workloads.mjs';
 import { serverCommand, startHttpServer, stop } from './processes.mjs';
+import { checkSession, hubCall, sessionCall, startHub, startSupergateway } from './rivals.mjs';
 import { StdioPeer } from './stdio.mjs';
-import {
-  ACCEPT,
-  CALL_EXPECT,
-  CALL_REJECT,
-  LEGACY,
-  META,
-  MODERN,
-  SUM_ARGUMENTS,
-  closeLegacySession,
-  isRightSum,
-  openLegacySession,
-} from './workloads.mjs';
+import { ACCEPT, CALL_EXPECT, CALL_REJECT, META, MODERN, SUM_ARGUMENTS, isRightSum } from './workloads.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The toolwire CLI; BENCH_GATEWAY_BIN points at another build (a preview of a branch not yet merged). */
 const TOOLWIRE_BIN = process.env.BENCH_GATEWAY_BIN ?? join(ROOT, 'bin', 'toolwire.js');
-const SUPERGATEWAY = join(ROOT, 'node_modules', 'supergateway', 'dist', 'index.js');
-const MCP_HUB = join(ROOT, 'node_modules', 'mcp-hub', 'dist', 'cli.js');
-const START_MS = 60_000;
 /** The server name of the single-upstream configs: the exposed tool is `bench___calculate_sum`. */
 const ONE = 'bench';
 const listName = (index) => `up${String(index).padStart(2, '0')}`;
@@ -65,76 +52,6 @@ function httpUpstreams(tools, count, track) {
 function stdioEntry(tools) {
   const [command, args] = serverCommand('toolwire', 'stdio', tools);
   return { command, args };
-}
-
-/** A port free right now (for the tools that cannot listen on port 0 and say which port they got). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Keeps the last 4 KiB of a stream for error messages, and keeps reading it so the child never blocks on a full pipe. */
-function tail(stream) {
-  let text = '';
-  stream?.setEncoding('utf8');
-  stream?.on('data', (chunk) => {
-    text = (text + chunk).slice(-4096);
-  });
-  return () => text;
-}
-
-/** Resolves with the first match of `pattern` in a child's stderr; rejects when it exits first or after 60 s. */
-function announced(child, pattern, name) {
-  const seen = tail(child.stderr);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start within 60 s\n${seen()}`)),
-      START_MS,
-    );
-    const look = () => {
-      const match = pattern.exec(seen());
-      if (match === null) return;
-      clearTimeout(timer);
-      child.stderr.off('data', look);
-      resolve(match[1]);
-    };
-    child.stderr.on('data', look);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with code ${code} before listening\n${seen()}`));
-    });
-  });
-}
-
-/** Sends one request; resolves with the body when it is a right answer, else throws with what came back. */
-async function askOnce(url, { method = 'POST', body, headers, expect, reject = [] }) {
-  const response = await fetch(url, { method, headers, body });
-  const text = await response.text();
-  const wrong =
-    response.status !== 200 ||
-    expect.some((fragment) => !text.includes(fragment)) ||
-    reject.some((fragment) => text.includes(fragment));
-  if (wrong) throw new Error(`${url} answered wrong: ${response.status} ${text.slice(0, 300)}`);
-  return text;
-}
-
-/** askOnce until right or the child exits (upstreams may still be connecting), 60 s at most. */
-async function askUntilRight(child, url, request) {
-  const deadline = Date.now() + START_MS;
-  for (;;) {
-    try {
-      return await askOnce(url, request);
-    } catch (error) {
-      if (child.exitCode !== null || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 }
 
 /** The gateway's CLI on a config written into `dir`. */
@@ -203,68 +120,6 @@ function checkStdio({ child, peer, seen }, line) {
   });
 }
 
-/** mcp-hub on a free port, its state and logs kept inside `dir`; ready once every server says "connected". */
-async function startHub(mcpServers, dir, path, track) {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'mcp-hub.json');
-  writeFileSync(file, `${JSON.stringify({ mcpServers }, null, 2)}\n`);
-  const port = await freePort();
-  const home = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config') };
-  const child = spawn(process.execPath, [MCP_HUB, '--port', String(port), '--config', file], {
-    cwd: dir,
-    env: { ...process.env, ...home, XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache') },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  track(child);
-  const seen = tail(child.stderr);
-  const base = `http://127.0.0.1:${port}`;
-  const names = Object.keys(mcpServers);
-  try {
-    await askUntilRight(child, `${base}/api/servers`, {
-      method: 'GET',
-      expect: names.map((name) => `"name":"${name}"`),
-      reject: ['"status":"connecting"', '"status":"disconnected"'],
-    });
-  } catch (error) {
-    await stop(child);
-    throw new Error(`mcp-hub did not connect its servers: ${error.message}\n${seen()}`, { cause: error });
-  }
-  return { child, pid: child.pid, url: `${base}${path}` };
-}
-
-/** supergateway bridging one stdio server to Streamable HTTP, stateful: one child per session. */
-async function startSupergateway(tools, track) {
-  const port = await freePort();
-  const [command, args] = serverCommand('toolwire', 'stdio', tools);
-  const quote = (word) => `'${word.replaceAll("'", "'\\''")}'`; // it runs the command through a shell
-  const child = spawn(
-    process.execPath,
-    [
-      SUPERGATEWAY,
-      ...['--stdio', [command, ...args].map(quote).join(' '), '--outputTransport', 'streamableHttp'],
-      ...['--stateful', '--port', String(port), '--logLevel', 'none'],
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  track(child);
-  const seen = tail(child.stderr);
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const deadline = Date.now() + START_MS;
-  for (;;) {
-    try {
-      await (await fetch(url, { method: 'GET' })).arrayBuffer(); // any answer: it listens
-      break;
-    } catch {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        await stop(child);
-        throw new Error(`supergateway did not listen on ${url}\n${seen()}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return { child, pid: child.pid, url };
-}
-
 /** tools/call of calculate_sum through a toolwire gateway, by its exposed name. */
 function gatewayCall(exposed) {
   return {
@@ -279,14 +134,6 @@ function gatewayCall(exposed) {
     reject: CALL_REJECT,
   };
 }
-
-/** mcp-hub's REST call of calculate_sum on one of its servers. */
-const hubCall = (server) => ({
-  body: JSON.stringify({ server_name: server, tool: 'calculate_sum', arguments: SUM_ARGUMENTS }),
-  headers: { 'content-type': 'application/json' },
-  expect: ['"text":"42"'],
-  reject: ['"isError":true', '"error":'],
-});
 
 const gatewayListBody = (cursor) =>
   JSON.stringify({
@@ -357,30 +204,6 @@ async function gatewayListPages(child, url, dummies) {
     );
   }
   return pages;
-}
-
-/** A 2025-11-25 call of calculate_sum in a session; under load each request gets its own id (the SDK refuses reuse). */
-const sessionCall = (session) => ({
-  body: JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: 'calculate_sum', arguments: SUM_ARGUMENTS },
-  }),
-  headers: { ...ACCEPT, 'mcp-protocol-version': LEGACY, ...session },
-  expect: CALL_EXPECT,
-  reject: CALL_REJECT,
-  uniqueIds: true,
-});
-
-/** One right legacy call through a session (supergateway's stateful mode), before any load. */
-async function checkSession(url) {
-  const session = await openLegacySession(url);
-  try {
-    await askOnce(url, sessionCall(session));
-  } finally {
-    await closeLegacySession(url, session);
-  }
 }
 
 /** A front (gateway or hub) answering one fixed request, checked once before any load. */

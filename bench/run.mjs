@@ -166,6 +166,7 @@ async function variantSetup(workload, scratch) {
 
 /** One HTTP measurement against one server: opens a session first when the workload needs one. */
 async function measureHttp(wrk, server, workload, seconds) {
+  if (server.measure !== undefined) return server.measure(workload, seconds); // a load wrk cannot make (mcp-hub's /mcp)
   const session = workload.legacy ? await openLegacySession(server.url) : {};
   const sampler = workload.rssUnderLoad ? rssPeak(server.pid) : undefined;
   try {

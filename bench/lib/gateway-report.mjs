@@ -6,14 +6,16 @@ const SHARE_TARGET = 0.5;
 
 /**
  * `direct`: the same call without a gateway (see gateway-workloads.mjs); `also`: another direct reading shown for
- * context, not judged; `rivals`: [label, workload id] measured through the other tools.
+ * context, not judged; `rivals`: [label, workload id] measured through the other tools over MCP (judged); `context`:
+ * the same tools measured another way (shown, not judged).
  */
 const ROWS = [
   {
     name: 'HTTP upstream, tools/call c=16',
     direct: ['HTTP c=16', 'call-c16'],
     gateway: 'gw-call-c16',
-    rivals: [['mcp-hub (REST)', 'hub-call-c16']],
+    rivals: [['mcp-hub', 'hub-call-c16']],
+    context: [['mcp-hub REST, not MCP', 'hub-rest-call-c16']],
   },
   {
     // A client of the gateway speaks HTTP; the same server's own HTTP mode is the direct HTTP call. The stdio pipe
@@ -24,20 +26,23 @@ const ROWS = [
     gateway: 'gw-stdio-c16',
     rivals: [
       ['supergateway', 'sg-stdio-c16'],
-      ['mcp-hub (REST)', 'hub-stdio-c16'],
+      ['mcp-hub', 'hub-stdio-c16'],
     ],
+    context: [['mcp-hub REST, not MCP', 'hub-rest-stdio-c16']],
   },
   {
     name: 'stdio in and out (gateway --stdio), tools/call, 16 in flight',
     direct: ['stdio pipe, 16 in flight', 'stdio-16'],
     gateway: 'gw-pipe-16',
     rivals: [],
+    context: [],
   },
   {
     name: 'merged tools/list, 10 × 100 tools (lists/s)',
     direct: ['one server of 1,000', 'list-1k-direct'],
     gateway: 'gw-list-10x100',
-    rivals: [['mcp-hub (REST GET /api/servers)', 'hub-list-10x100']],
+    rivals: [['mcp-hub', 'hub-list-10x100']],
+    context: [['mcp-hub REST GET /api/servers, not MCP', 'hub-rest-list-10x100']],
   },
 ];
 
@@ -55,7 +60,9 @@ const cell = (c) =>
 /** The table's lines (empty when no gateway row ran). */
 export function gatewayTable(summary) {
   const ran = ROWS.filter((row) =>
-    [row.gateway, ...row.rivals.map(([, id]) => id)].some((id) => reading(summary, id) !== undefined),
+    [row.gateway, ...[...row.rivals, ...row.context].map(([, id]) => id)].some(
+      (id) => reading(summary, id) !== undefined,
+    ),
   );
   if (ran.length === 0) return [];
   const out = [
@@ -69,7 +76,7 @@ export function gatewayTable(summary) {
       `direct (${row.direct[0]}) ${cell(direct)}`,
       ...(row.also === undefined ? [] : [`direct (${row.also[0]}) ${cell(reading(summary, row.also[1]))}`]),
       `toolwire gateway ${cell(gateway)} = ${percent(ratio(rps(gateway), rps(direct)))} of direct`,
-      ...row.rivals.map(([label, id]) => {
+      ...[...row.rivals, ...row.context].map(([label, id]) => {
         const rival = reading(summary, id);
         return `${label} ${cell(rival)}${rival === undefined ? '' : ` (gateway ${times(ratio(rps(gateway), rps(rival)))})`}`;
       }),

@@ -11,6 +11,21 @@
 export const LIST_UPSTREAMS = 10;
 export const LIST_DUMMIES = 99;
 
+// mcp-hub serves its aggregate on /mcp over the 2024-11-05 HTTP+SSE transport (answers come on a GET stream, not in
+// the POST), which wrk cannot drive: its rows are loaded by bench/lib/sse-load.mjs from this process (one session per
+// connection, one request in flight each, every answer checked) and are the ones judged. Its REST endpoints, which
+// wrk can drive, are measured too as context (not MCP, less work per call than an MCP request; not judged).
+const hub = (id, title, variant, tools) => ({
+  id,
+  title,
+  kind: 'http',
+  tools,
+  connections: 16,
+  variant,
+  rival: 'mcp-hub',
+  servers: ['toolwire'],
+});
+
 export const GATEWAY_WORKLOADS = [
   {
     id: 'stdio-16',
@@ -29,18 +44,8 @@ export const GATEWAY_WORKLOADS = [
     variant: 'gw-http',
     servers: ['toolwire'],
   },
-  {
-    // mcp-hub's /mcp is the 2024-11-05 HTTP+SSE transport (answers come on a GET stream, not in the POST), which wrk
-    // cannot check; its REST call endpoint reaches the same upstream client, with less work than an MCP request.
-    id: 'hub-call-c16',
-    title: 'HTTP call c=16 via mcp-hub REST, HTTP upstream',
-    kind: 'http',
-    tools: 10,
-    connections: 16,
-    variant: 'hub-http',
-    rival: 'mcp-hub',
-    servers: ['toolwire'],
-  },
+  hub('hub-call-c16', 'MCP tools/call c=16 via mcp-hub (HTTP+SSE), HTTP upstream', 'hub-http', 10),
+  hub('hub-rest-call-c16', 'REST call c=16 via mcp-hub, HTTP upstream', 'hub-rest-http', 10),
   {
     id: 'gw-stdio-c16',
     title: 'HTTP tools/call c=16 via toolwire gateway, stdio upstream',
@@ -62,16 +67,8 @@ export const GATEWAY_WORKLOADS = [
     rival: 'supergateway',
     servers: ['toolwire'],
   },
-  {
-    id: 'hub-stdio-c16',
-    title: 'HTTP call c=16 via mcp-hub REST, stdio upstream',
-    kind: 'http',
-    tools: 10,
-    connections: 16,
-    variant: 'hub-stdio',
-    rival: 'mcp-hub',
-    servers: ['toolwire'],
-  },
+  hub('hub-stdio-c16', 'MCP tools/call c=16 via mcp-hub (HTTP+SSE), stdio upstream', 'hub-stdio', 10),
+  hub('hub-rest-stdio-c16', 'REST call c=16 via mcp-hub, stdio upstream', 'hub-rest-stdio', 10),
   {
     // The stdio analogue of the rows above: a client that launches the gateway over stdio, beside stdio-16.
     id: 'gw-pipe-16',
@@ -101,17 +98,18 @@ export const GATEWAY_WORKLOADS = [
     variant: 'gw-list',
     servers: ['toolwire'],
   },
-  {
-    // mcp-hub's REST view of every server and its tools (GET /api/servers), for the same reason as hub-call-c16.
-    id: 'hub-list-10x100',
-    title: 'HTTP GET /api/servers c=16 via mcp-hub, 10 × 100 tools',
-    kind: 'http',
-    tools: LIST_DUMMIES,
-    connections: 16,
-    variant: 'hub-list',
-    rival: 'mcp-hub',
-    servers: ['toolwire'],
-  },
+  hub(
+    'hub-list-10x100',
+    'MCP tools/list c=16 via mcp-hub (HTTP+SSE), 10 × 100 tools',
+    'hub-list',
+    LIST_DUMMIES,
+  ),
+  hub(
+    'hub-rest-list-10x100',
+    'REST GET /api/servers c=16 via mcp-hub, 10 × 100 tools',
+    'hub-rest-list',
+    LIST_DUMMIES,
+  ),
 ];
 
 /** The ids, for --only: `--only gateway` picks them all. */

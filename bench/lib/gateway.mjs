@@ -10,7 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { START_MS, announced, askOnce, askUntilRight, tail } from './child-wait.mjs';
 import { LIST_UPSTREAMS } from './gateway-workloads.mjs';
 import { serverCommand, startHttpServer, stop } from './processes.mjs';
-import { checkSession, hubCall, sessionCall, startHub, startSupergateway } from './rivals.mjs';
+import {
+  HUB_SEPARATOR,
+  checkSession,
+  hubCall,
+  hubOverMcp,
+  sessionCall,
+  startHub,
+  startSupergateway,
+} from './rivals.mjs';
 import { StdioPeer } from './stdio.mjs';
 import { ACCEPT, CALL_EXPECT, CALL_REJECT, META, MODERN, SUM_ARGUMENTS, isRightSum } from './workloads.mjs';
 
@@ -29,6 +37,9 @@ export const GATEWAY_VARIANTS = [
   'hub-http',
   'hub-stdio',
   'hub-list',
+  'hub-rest-http',
+  'hub-rest-stdio',
+  'hub-rest-list',
   'sg-stdio',
 ];
 
@@ -213,41 +224,76 @@ const answering = (front, request) => ({
   check: () => askUntilRight(front.child, front.url, request),
 });
 
+const dummy = (index) => `dummy_${String(index).padStart(4, '0')}`;
+
+/** What a variant fronts, as mcpServers: one HTTP upstream, one stdio upstream, or the ten upstreams of the list. */
+async function upstreamsOf(variant, tools, track) {
+  if (variant.endsWith('-http')) {
+    const [up] = await httpUpstreams(tools, 1, track);
+    return { [ONE]: { url: up.url } };
+  }
+  if (variant.endsWith('-list')) {
+    const ups = await httpUpstreams(tools, LIST_UPSTREAMS, track);
+    return Object.fromEntries(ups.map((up, i) => [listName(i), { url: up.url }]));
+  }
+  return { [ONE]: stdioEntry(tools) };
+}
+
+/** mcp-hub over MCP: calculate_sum by its name there, or the merged list (one page: mcp-hub does not page). */
+const hubMcpCall = {
+  body: (id) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: `${ONE}${HUB_SEPARATOR}calculate_sum`, arguments: SUM_ARGUMENTS },
+    }),
+  expect: CALL_EXPECT,
+  reject: CALL_REJECT,
+};
+const hubMcpList = (tools) => ({
+  body: (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: {} }),
+  expect: Array.from({ length: LIST_UPSTREAMS }, (_, i) => [
+    `"name":"${listName(i)}${HUB_SEPARATOR}calculate_sum"`,
+    `"name":"${listName(i)}${HUB_SEPARATOR}${dummy(tools - 1)}"`,
+  ]).flat(),
+  reject: ['"nextCursor"', '"error":{'],
+});
+/** mcp-hub's REST view of every server and its tools (GET /api/servers). */
+const hubRestList = (tools) => ({
+  method: 'GET',
+  headers: {},
+  expect: [
+    ...Array.from({ length: LIST_UPSTREAMS }, (_, i) => `"name":"${listName(i)}"`),
+    '"name":"calculate_sum"',
+    `"name":"${dummy(tools - 1)}"`,
+  ],
+  reject: ['"status":"disconnected"'],
+});
+
 /**
  * Starts what a gateway variant measures; `track(child)` is told of every process as it is spawned (run.mjs stops them
- * all at the end). Resolves to `{ child, pid, url, check, request? }`: `child` is the front whose CPU is counted, and
- * `request(session)` the wrk request (absent: the workload's usual one).
+ * all at the end). Resolves to `{ child, pid, url, check, request?, measure?, line? }`: `child` is the front whose
+ * CPU is counted, `request(session)` the wrk request (absent: the workload's usual one), `measure` a load of its own
+ * (mcp-hub's /mcp), `line(id)` the stdio request (gateway --stdio).
  */
 export async function startGatewayVariant(workload, dir, track) {
-  const tools = workload.tools;
-  switch (workload.variant) {
+  const { tools, variant } = workload;
+  if (variant === 'sg-stdio') {
+    const front = await startSupergateway(tools, track);
+    return { ...front, check: () => checkSession(front.url), request: sessionCall };
+  }
+  const servers = await upstreamsOf(variant, tools, track);
+  switch (variant) {
     case 'gw-http':
-    case 'hub-http': {
-      const [up] = await httpUpstreams(tools, 1, track);
-      const servers = { [ONE]: { url: up.url } };
-      return workload.variant === 'hub-http'
-        ? answering(await startHub(servers, dir, '/api/servers/tools', track), hubCall(ONE))
-        : answering(await startGateway(servers, dir, track), gatewayCall(`${ONE}___calculate_sum`));
-    }
     case 'gw-stdio':
-    case 'hub-stdio': {
-      const servers = { [ONE]: stdioEntry(tools) };
-      return workload.variant === 'hub-stdio'
-        ? answering(await startHub(servers, dir, '/api/servers/tools', track), hubCall(ONE))
-        : answering(await startGateway(servers, dir, track), gatewayCall(`${ONE}___calculate_sum`));
-    }
+      return answering(await startGateway(servers, dir, track), gatewayCall(`${ONE}___calculate_sum`));
     case 'gw-pipe': {
-      const front = startGatewayStdio({ [ONE]: stdioEntry(tools) }, dir, track);
+      const front = startGatewayStdio(servers, dir, track);
       const line = gatewayLine(`${ONE}___calculate_sum`);
       return { ...front, line, check: () => checkStdio(front, line) };
     }
-    case 'sg-stdio': {
-      const front = await startSupergateway(tools, track);
-      return { ...front, check: () => checkSession(front.url), request: sessionCall };
-    }
     case 'gw-list': {
-      const ups = await httpUpstreams(tools, LIST_UPSTREAMS, track);
-      const servers = Object.fromEntries(ups.map((up, i) => [listName(i), { url: up.url }]));
       const front = await startGateway(servers, dir, track);
       let pages;
       return {
@@ -258,22 +304,17 @@ export async function startGatewayVariant(workload, dir, track) {
         request: () => ({ headers: LIST_HEADERS, expect: ['"jsonrpc":"2.0"'], reject: ['"error":{'], pages }),
       };
     }
-    case 'hub-list': {
-      const ups = await httpUpstreams(tools, LIST_UPSTREAMS, track);
-      const servers = Object.fromEntries(ups.map((up, i) => [listName(i), { url: up.url }]));
-      const front = await startHub(servers, dir, '/api/servers', track);
-      return answering(front, {
-        method: 'GET',
-        headers: {},
-        expect: [
-          ...ups.map((_, i) => `"name":"${listName(i)}"`),
-          '"name":"calculate_sum"',
-          `"name":"dummy_${String(tools - 1).padStart(4, '0')}"`,
-        ],
-        reject: ['"status":"disconnected"'],
-      });
-    }
+    case 'hub-http':
+    case 'hub-stdio':
+      return hubOverMcp(await startHub(servers, dir, '', track), hubMcpCall);
+    case 'hub-list':
+      return hubOverMcp(await startHub(servers, dir, '', track), hubMcpList(tools));
+    case 'hub-rest-http':
+    case 'hub-rest-stdio':
+      return answering(await startHub(servers, dir, '/api/servers/tools', track), hubCall(ONE));
+    case 'hub-rest-list':
+      return answering(await startHub(servers, dir, '/api/servers', track), hubRestList(tools));
     default:
-      throw new Error(`unknown gateway variant ${workload.variant}`);
+      throw new Error(`unknown gateway variant ${variant}`);
   }
 }

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { START_MS, askOnce, askUntilRight, freePort, tail } from './child-wait.mjs';
 import { serverCommand, stop } from './processes.mjs';
+import { measureSse, openSseSession, rightAnswer } from './sse-load.mjs';
+import http from 'node:http';
 import {
   ACCEPT,
   CALL_EXPECT,
@@ -114,4 +116,31 @@ export async function checkSession(url) {
   } finally {
     await closeLegacySession(url, session);
   }
+}
+
+/** mcp-hub's own separator between a server's name and its tool's (it rewrites other characters of the name to '_'). */
+export const HUB_SEPARATOR = '__';
+
+/**
+ * mcp-hub's aggregated /mcp (HTTP+SSE) as a front: `request` is { body(id), expect, reject }; load comes from
+ * measureSse with one session per connection, and one session's right answer is checked first.
+ */
+export function hubOverMcp(front, request) {
+  const base = front.url;
+  return {
+    ...front,
+    measure: (workload, seconds) => measureSse({ base, sessions: workload.connections, seconds, ...request }),
+    check: async () => {
+      const agent = new http.Agent({ keepAlive: true });
+      const session = await openSseSession(base, agent);
+      try {
+        const text = await session.ask(1, request.body(1));
+        if (!rightAnswer(text, request.expect, request.reject))
+          throw new Error(`mcp-hub answered wrong over /mcp: ${text.slice(0, 300)}`);
+      } finally {
+        session.close();
+        agent.destroy();
+      }
+    },
+  };
 }

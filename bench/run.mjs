@@ -4,7 +4,7 @@
 // for HTTP and from this process for stdio; every answer is checked. Prints medians and ratios; raw JSON goes to
 // bench/results/.
 //
-//   npm run bench                      full run (5 rounds of 4 s per measurement, about 10 minutes)
+//   npm run bench                      full run (5 rounds of 4 s per measurement; about 10 minutes, 16 with the gateway rows)
 //   npm run bench -- --quick           3 rounds of 1 s (under 3 minutes), for development
 //   npm run bench -- --only call-c16,list-1k --servers toolwire,bare --rounds 3 --seconds 2
 //   npm run bench -- --cpu-prof [--only call-c16] [--servers sdk]    profile one server under one workload

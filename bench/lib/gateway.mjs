@@ -23,7 +23,7 @@ import { StdioPeer } from './stdio.mjs';
 import { ACCEPT, CALL_EXPECT, CALL_REJECT, META, MODERN, SUM_ARGUMENTS, isRightSum } from './workloads.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The toolwire CLI; BENCH_GATEWAY_BIN points at another build (a preview of a branch not yet merged). */
+/** The toolwire CLI; BENCH_GATEWAY_BIN points at another build of it (a branch not merged yet, say). */
 const TOOLWIRE_BIN = process.env.BENCH_GATEWAY_BIN ?? join(ROOT, 'bin', 'toolwire.js');
 /** The server name of the single-upstream configs: the exposed tool is `bench___calculate_sum`. */
 const ONE = 'bench';

@@ -2,6 +2,7 @@
 // their SSE parser.
 
 export { HttpClientTransport } from './transport.js';
+export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
 export {
   SseClientTransport,
   DEFAULT_ENDPOINT_TIMEOUT_MS,

@@ -1,0 +1,111 @@
+// createNodeFetch: what the HTTP client transport reads of a response, on node:http with keep-alive, and fetch's own
+// behaviour for what it hands over (redirects).
+
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createNodeFetch } from './node-fetch.js';
+
+describe('createNodeFetch', () => {
+  let server: Server;
+  let base = '';
+  const sockets = new Set<number>();
+  let releaseStream: (() => void) | undefined;
+  before(async () => {
+    server = createServer((request, response) => {
+      sockets.add(request.socket.remotePort ?? 0);
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        switch (request.url) {
+          case '/echo':
+            response.writeHead(200, { 'content-type': 'application/json', 'x-two': ['a', 'b'] });
+            response.end(
+              JSON.stringify({ method: request.method, body, auth: request.headers.authorization }),
+            );
+            return;
+          case '/empty':
+            response.writeHead(204).end();
+            return;
+          case '/stream':
+            response.writeHead(200, { 'content-type': 'text/event-stream' });
+            response.write('data: first\n\n');
+            releaseStream = () => response.end('data: second\n\n');
+            return;
+          case '/moved':
+            response.writeHead(307, { location: '/echo' }).end();
+            return;
+          default:
+            response.writeHead(404).end('no');
+        }
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('answers status, ok, headers and the body, and reuses its connection', async () => {
+    const fetch = createNodeFetch();
+    const headers = new Headers({ authorization: 'Bearer t', 'content-type': 'application/json' });
+    sockets.clear();
+    for (let round = 0; round < 3; round++) {
+      const response = await fetch(`${base}/echo`, { method: 'POST', headers, body: '{"a":1}' });
+      assert.equal(response.status, 200);
+      assert.equal(response.ok, true);
+      assert.equal(response.headers.get('Content-Type'), 'application/json');
+      assert.equal(response.headers.get('x-two'), 'a, b');
+      assert.equal(response.headers.get('x-none'), null);
+      assert.deepEqual(JSON.parse(await response.text()), {
+        method: 'POST',
+        body: '{"a":1}',
+        auth: 'Bearer t',
+      });
+    }
+    assert.equal(sockets.size, 1, 'three requests in a row share one keep-alive connection');
+    const missing = await fetch(`${base}/nothing`, { method: 'GET' });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.ok, false);
+    assert.equal(await missing.text(), 'no');
+    const empty = await fetch(`${base}/empty`, { method: 'POST', body: '' });
+    assert.equal(empty.status, 204);
+    assert.equal(empty.body, null);
+  });
+
+  it('hands an event stream over chunk by chunk, before it ends', async () => {
+    const response = await createNodeFetch()(`${base}/stream`, { method: 'GET' });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    assert.equal(Buffer.from(first.value as Uint8Array).toString(), 'data: first\n\n');
+    (releaseStream as () => void)();
+    const second = await reader.read();
+    assert.equal(Buffer.from(second.value as Uint8Array).toString(), 'data: second\n\n');
+    assert.equal((await reader.read()).done, true);
+  });
+
+  it('an aborted signal rejects with its reason, before and during the request', async () => {
+    const fetch = createNodeFetch();
+    const early = new AbortController();
+    early.abort(new Error('stop early'));
+    await assert.rejects(fetch(`${base}/echo`, { method: 'GET', signal: early.signal }), /stop early/);
+    const late = new AbortController();
+    const response = await fetch(`${base}/stream`, { method: 'GET', signal: late.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    late.abort(new Error('stop late'));
+    await assert.rejects(reader.read());
+    releaseStream?.();
+  });
+
+  it('leaves a redirect to fetch, which follows it as fetch does', async () => {
+    const response = await createNodeFetch()(`${base}/moved`, { method: 'POST', body: 'again' });
+    assert.equal(response.status, 200);
+    assert.equal((JSON.parse(await response.text()) as { body: string }).body, 'again');
+  });
+});

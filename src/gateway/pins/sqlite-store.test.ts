@@ -131,7 +131,7 @@ describe('openPinStore', () => {
       (error: unknown) =>
         error instanceof PinError &&
         error.message ===
-          `the pin store ${file} has schema version 9, newer than this toolwire's (1): upgrade toolwire`,
+          `the pin store ${file} has schema version 9, newer than this toolwire's (2): upgrade toolwire`,
     );
   });
 

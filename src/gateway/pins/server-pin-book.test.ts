@@ -90,6 +90,15 @@ describe('ServerPinBook', () => {
     assert.equal(new ServerPinBook(store).diff('a')?.includes(secretHash('other-secret')), true);
   });
 
+  test('C8 a change undone in the config before approval starts the approved definition again', () => {
+    const store = memoryPinStore();
+    admitServers(new ServerPinBook(store), [a]);
+    assert.equal(admitServer(new ServerPinBook(store), { ...a, args: ['evil.js'] }).start, false);
+    assert.deepEqual(admitServer(new ServerPinBook(store), a), { start: true, findings: [] });
+    assert.equal(store.getServer('a')?.state, 'pinned');
+    assert.equal(store.getServer('a')?.pending, undefined);
+  });
+
   test('C8 a removed then re-added server is new again, even with the same definition', () => {
     const store = memoryPinStore();
     admitServers(new ServerPinBook(store), [a, b]);

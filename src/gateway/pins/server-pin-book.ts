@@ -116,6 +116,12 @@ export class ServerPinBook {
       );
     }
     if (record.state === 'pinned' && record.digest === digest) return { kind: 'match', definition };
+    if (record.state === 'held' && record.digest === digest && record.removedAt === undefined) {
+      // The config went back to the approved definition (an unwanted change undone): that is what was consented to.
+      const { pending: _pending, ...approved } = record;
+      this.#store.putServer({ ...approved, state: 'pinned' });
+      return { kind: 'match', definition };
+    }
     if (record.state === 'held' && record.pending?.digest === digest) {
       return { kind: 'held', why: heldWhy(record), definition, digest, diff: serverDiff(record) ?? '' };
     }

@@ -53,3 +53,4 @@ export {
   type AdmitOptions,
   type ServerAdmission,
 } from './admit-server.js';
+export { admitUpstreams, type HeldUpstream, type UpstreamAdmissionOptions } from './admit-upstreams.js';

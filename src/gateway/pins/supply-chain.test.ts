@@ -2,6 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { supplyChainFindings } from './supply-chain.js';
 
 /** The `where` of each finding for `command args…`. */
@@ -219,5 +220,61 @@ describe('supplyChainFindings', () => {
   test('C8 wrappers nested without end stop', () => {
     const args = [...Array<string>(50).fill('env'), 'npx', 'pkg'];
     assert.deepEqual(where('env', ...args), []);
+  });
+
+  test('C8 any command line gives findings without throwing, each pointing at an argument that exists', () => {
+    const word = fc.oneof(
+      fc.constantFrom(
+        'npx',
+        'npm',
+        'exec',
+        'x',
+        'pnpm',
+        'dlx',
+        'yarn',
+        'bunx',
+        'bun',
+        'uvx',
+        'uv',
+        'tool',
+        'run',
+      ),
+      fc.constantFrom(
+        'pipx',
+        'docker',
+        'container',
+        'cmd',
+        '/c',
+        'env',
+        'sh',
+        '-c',
+        '--',
+        '-p',
+        '--package',
+        '-y',
+      ),
+      fc.constantFrom(
+        '--from',
+        '--with',
+        '--spec',
+        '-e',
+        '-it',
+        '--package=',
+        'pkg',
+        'pkg@1.2.3',
+        '@s/p@^1',
+        'A=1',
+      ),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(word, fc.array(word, { maxLength: 12 }), (command, args) => {
+        for (const finding of supplyChainFindings({ command, args })) {
+          const index = /^args\[(\d+)\]$/.exec(finding.where)?.[1];
+          assert.ok(index !== undefined && Number(index) < args.length, finding.where);
+        }
+      }),
+      { numRuns: 2000, seed: 8 },
+    );
   });
 });

@@ -1,22 +1,30 @@
 // `toolwire pins list | diff | approve` on a gateway's store (found through toolwire.json): tools (C2) and upstream
-// servers (C8: a held server's full command shown before approving), and the warning `toolwire list` and `call` give
-// when a server's tool changed since they last saw it (the user's store, C2).
+// servers (C8: a held server's full command shown before approving), the gateway not starting a server added after
+// its first run until `toolwire pins approve` (C8), and the warning `toolwire list` and `call` give when a server's
+// tool changed since they last saw it (the user's store, C2).
 // Left out on Node 24 (better-sqlite3 finalizer abort, scripts/test-on-node.mjs KNOWN_DEFECTS).
 
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadGatewayConfig } from '../src/gateway/config.js';
+import { createGateway } from '../src/gateway/gateway.js';
 import { after, before, describe, it } from 'node:test';
 import {
   admitServers,
   PinBook,
+  shellLine,
   ServerPinBook,
   openPinStore,
   type PinStore,
   type ServerPinStore,
 } from '../src/gateway/pins/index.js';
 import type { Tool } from '../src/protocol/index.js';
+import type { Logger } from '../src/server/index.js';
+import { CHILD_LIMIT_MS, SERVER, TSX, serverArgs, within } from './fixtures/malicious-upstream/harness.js';
 import {
   makeWorkspace,
   parseJson,
@@ -311,5 +319,67 @@ describe('toolwire list and call with the user pins', () => {
     await writeFile(module, toolModule('Something else again.'));
     const off = await runCli(['list', target, '--json'], { env: { ...env, TOOLWIRE_PINS: 'off' } });
     assert.equal(off.stderr, '');
+  });
+});
+
+describe('toolwire gateway with server pins', () => {
+  it('C8 a server added after the first run never runs until "toolwire pins approve" names it', async () => {
+    const dir = join(space.base, 'c8-gateway');
+    await mkdir(dir);
+    const file = join(dir, 'toolwire.json');
+    const marker = join(dir, 'b-ran');
+    // Server b: writes the marker file as it starts (the proof it ran), then is the fixture server.
+    const script = join(dir, 'b-server.mjs');
+    await writeFile(
+      script,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.C8_MARKER, 'ran');\nawait import(${JSON.stringify(pathToFileURL(SERVER).href)});\n`,
+    );
+    const a = { command: process.execPath, args: serverArgs([]) };
+    const b = { command: process.execPath, args: ['--import', TSX, script], env: { C8_MARKER: marker } };
+    const start = async (servers: object) => {
+      const lines: string[] = [];
+      const keep = (message: string): void => void lines.push(message);
+      const logger: Logger = { debug: keep, info: keep, warn: keep, error: keep };
+      // The config file as an admin edits it: the gateway and `toolwire pins` both read it.
+      await writeFile(file, JSON.stringify({ gateway: { pins: 'state/pins.sqlite' }, mcpServers: servers }));
+      const gateway = await createGateway(loadGatewayConfig(file, dir), { logger });
+      try {
+        await within(gateway.start(), CHILD_LIMIT_MS, 'the gateway to start');
+        return { lines, status: gateway.status().map((health) => [health.name, health.state]) };
+      } finally {
+        await gateway.close();
+      }
+    };
+
+    const first = await start({ a });
+    assert.deepEqual(first.status, [['a', 'ready']]);
+    assert.ok(
+      first.lines.some((line) => line.startsWith(`gateway: upstream "a" trusted on the gateway's first run`)),
+      first.lines.join('\n'),
+    );
+
+    const second = await start({ a, b });
+    assert.deepEqual(second.status, [
+      ['a', 'ready'],
+      ['b', 'held'],
+    ]);
+    assert.equal(existsSync(marker), false, 'b never ran');
+    const hold = second.lines.find((line) => line.startsWith('gateway: upstream "b" is new'));
+    assert.ok(hold !== undefined, second.lines.join('\n'));
+    assert.ok(hold.includes(`\n  command: ${shellLine([b.command, ...b.args])}\n`), hold);
+    assert.match(hold, /\n {2}env: C8_MARKER \(sha256:[0-9a-f]{64}\)\n/);
+    assert.ok(hold.includes(`approve it with: toolwire pins approve b --config ${file}`), hold);
+
+    const approve = await runCli(['pins', 'approve', 'b', '--config', file]);
+    assert.equal(approve.code, 0, approve.stderr);
+    assert.equal(approve.stdout.split('\n')[0], 'approving server b (new: never approved), which runs:');
+    assert.equal(approve.stdout.split('\n')[1], `  command: ${shellLine([b.command, ...b.args])}`);
+
+    const third = await start({ a, b });
+    assert.deepEqual(third.status, [
+      ['a', 'ready'],
+      ['b', 'ready'],
+    ]);
+    assert.equal(existsSync(marker), true, 'b ran once approved');
   });
 });

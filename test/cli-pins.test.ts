@@ -1,13 +1,30 @@
-// `toolwire pins list | diff | approve` on a gateway's store (found through toolwire.json), and the warning
-// `toolwire list` and `call` give when a server's tool changed since they last saw it (the user's store, C2).
+// `toolwire pins list | diff | approve` on a gateway's store (found through toolwire.json): tools (C2) and upstream
+// servers (C8: a held server's full command shown before approving), the gateway not starting a server added after
+// its first run until `toolwire pins approve` (C8), and the warning `toolwire list` and `call` give when a server's
+// tool changed since they last saw it (the user's store, C2).
 // Left out on Node 24 (better-sqlite3 finalizer abort, scripts/test-on-node.mjs KNOWN_DEFECTS).
 
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadGatewayConfig } from '../src/gateway/config.js';
+import { createGateway } from '../src/gateway/gateway.js';
 import { after, before, describe, it } from 'node:test';
-import { PinBook, openPinStore, type PinStore } from '../src/gateway/pins/index.js';
+import {
+  admitServers,
+  PinBook,
+  shellLine,
+  ServerPinBook,
+  openPinStore,
+  type PinStore,
+  type ServerPinStore,
+} from '../src/gateway/pins/index.js';
 import type { Tool } from '../src/protocol/index.js';
+import type { Logger } from '../src/server/index.js';
+import { CHILD_LIMIT_MS, SERVER, TSX, serverArgs, within } from './fixtures/malicious-upstream/harness.js';
 import {
   makeWorkspace,
   parseJson,
@@ -24,7 +41,7 @@ const readFile: Tool = {
   annotations: { readOnlyHint: true },
 };
 
-function withStore<T>(file: string, body: (store: PinStore) => T): T {
+function withStore<T>(file: string, body: (store: PinStore & ServerPinStore) => T): T {
   const store = openPinStore(file);
   try {
     return body(store);
@@ -37,10 +54,26 @@ let space: Workspace;
 let config: string;
 let storeFile: string;
 let pendingDigest: string;
+let serverDigest: string;
 before(async () => {
   space = await makeWorkspace();
   config = await writeConfig(space.base, { gateway: { pins: 'state/pins.sqlite' } });
   storeFile = join(space.base, 'state', 'pins.sqlite');
+  serverDigest = withStore(storeFile, (store) => {
+    const now = (): number => Date.parse('2026-11-27T09:00:00.000Z');
+    // The gateway's first run trusts fs; a later config adds "web", which is held.
+    admitServers(new ServerPinBook(store, { now }), [{ name: 'fs', command: 'node', args: ['fs.js'] }]);
+    admitServers(new ServerPinBook(store, { now }), [
+      { name: 'fs', command: 'node', args: ['fs.js'] },
+      {
+        name: 'web',
+        command: 'npx',
+        args: ['-y', 'web-mcp@1.0.0', '--root', 'my dir\u001b[2J'],
+        env: { KEY: 'secret-value' },
+      },
+    ]);
+    return store.getServer('web')?.pending?.digest ?? '';
+  });
   pendingDigest = withStore(storeFile, (store) => {
     let now = Date.parse('2026-11-27T10:00:00.000Z');
     const book = new PinBook(store, { now: () => (now += 60_000) });
@@ -59,24 +92,33 @@ describe('toolwire pins', () => {
     const run = await pins('list');
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trimEnd().split('\n');
-    assert.match(lines[0] ?? '', /^NAME +STATE +SHA256 +FIRST SEEN +CHANGED$/);
+    assert.match(lines[0] ?? '', /^NAME +KIND +STATE +SHA256 +FIRST SEEN +CHANGED$/);
+    assert.match(lines[1] ?? '', /^fs +server +pinned +[0-9a-f]{12} +2026-11-27T09:00:00\.000Z$/);
     assert.match(
-      lines[1] ?? '',
-      /^fs___read_file +quarantined +[0-9a-f]{12} → [0-9a-f]{12} +2026-11-27T10:01:00\.000Z +2026-11-27T10:03:00\.000Z$/,
+      lines[2] ?? '',
+      /^web +server +held +none → [0-9a-f]{12} +2026-11-27T09:00:00\.000Z +2026-11-27T09:00:00\.000Z$/,
     );
-    assert.match(lines[2] ?? '', /^fs___write_file +pinned +[0-9a-f]{12} +2026-11-27T10:02:00\.000Z$/);
+    assert.match(
+      lines[3] ?? '',
+      /^fs___read_file +tool +quarantined +[0-9a-f]{12} → [0-9a-f]{12} +2026-11-27T10:01:00\.000Z +2026-11-27T10:03:00\.000Z$/,
+    );
+    assert.match(lines[4] ?? '', /^fs___write_file +tool +pinned +[0-9a-f]{12} +2026-11-27T10:02:00\.000Z$/);
     assert.equal(
       run.stderr,
-      'toolwire: 1 quarantined (neither listed nor callable through the gateway): "toolwire pins diff NAME" shows the change, "toolwire pins approve NAME" accepts it\n',
+      'toolwire: 1 server held (not started by the gateway): "toolwire pins diff NAME" shows what it would run, "toolwire pins approve NAME" lets the next gateway start run it\n' +
+        'toolwire: 1 quarantined (neither listed nor callable through the gateway): "toolwire pins diff NAME" shows the change, "toolwire pins approve NAME" accepts it\n',
     );
     const json = parseJson(await pins('list', '--json')) as Array<Record<string, unknown>>;
     assert.deepEqual(
-      json.map((record) => [record.name, record.state, record.pendingDigest]),
+      json.map((record) => [record.name, record.kind, record.state, record.pendingDigest]),
       [
-        ['fs___read_file', 'quarantined', pendingDigest],
-        ['fs___write_file', 'pinned', undefined],
+        ['fs', 'server', 'pinned', undefined],
+        ['web', 'server', 'held', serverDigest],
+        ['fs___read_file', 'tool', 'quarantined', pendingDigest],
+        ['fs___write_file', 'tool', 'pinned', undefined],
       ],
     );
+    assert.ok(!JSON.stringify(json).includes('secret-value'), 'no secret in --json');
   });
 
   it('C2 diff shows the readOnlyHint flip as a unified diff of canonical JSON', async () => {
@@ -113,8 +155,11 @@ describe('toolwire pins', () => {
     assert.equal(bare.code, 2);
     assert.equal(
       bare.stderr,
-      'toolwire: "read_file" is not a pinned tool\'s name: give server___tool (as the gateway names it) or SERVER TOOL\nrun "toolwire pins --help" for usage\n',
+      `toolwire: no pinned server "read_file" in ${storeFile} ("toolwire pins list" shows them; a tool is named server___tool)\nrun "toolwire pins --help" for usage\n`,
     );
+    const near = await pins('diff', 'wbe');
+    assert.equal(near.code, 2);
+    assert.match(near.stderr, /^toolwire: no pinned server "wbe" in .* \(did you mean "web"\?\)/);
     const both = await pins('list', '--user');
     assert.equal(both.code, 2);
     assert.equal(
@@ -166,6 +211,48 @@ describe('toolwire pins', () => {
         },
       ),
     );
+  });
+
+  it('C8 diff SERVER shows what a held server would run: the full command, quoted and escaped, env only hashed', async () => {
+    const run = await pins('diff', 'web');
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.split('\n');
+    assert.deepEqual(lines.slice(0, 3), [
+      'web is held (new: never approved); it would run:',
+      "  command: npx -y web-mcp@1.0.0 --root $'my dir\\x1b[2J'",
+      `  env: KEY (sha256:${createHash('sha256').update('secret-value').digest('hex')})`,
+    ]);
+    assert.equal(lines[3], '--- web approved (sha256 none)');
+    assert.equal(lines[4], `+++ web configured now (sha256 ${serverDigest.slice(0, 12)})`);
+    assert.ok(!run.stdout.includes('secret-value') && !run.stdout.includes('\u001b'));
+    const pinned = await pins('diff', 'fs');
+    assert.equal(pinned.code, 0);
+    assert.equal(pinned.stdout.split('\n')[1], '  command: node fs.js');
+    assert.match(
+      pinned.stderr,
+      /^toolwire: server fs is pinned and unchanged \(sha256 [0-9a-f]{12}\): nothing held to show\n$/,
+    );
+  });
+
+  it('C8 approve SERVER prints the full command it approves; a stale digest or a second approve is refused', async () => {
+    const stale = await pins('approve', 'web', '--digest', 'deadbeef');
+    assert.equal(stale.code, 2);
+    assert.equal(
+      stale.stderr,
+      `toolwire: web changed again: its configured definition is sha256 ${serverDigest.slice(0, 12)}, not deadbeef; read the diff again\n`,
+    );
+    const run = await pins('approve', 'web', '--digest', serverDigest.slice(0, 12));
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split('\n');
+    assert.equal(lines[0], 'approving server web (new: never approved), which runs:');
+    assert.equal(lines[1], "  command: npx -y web-mcp@1.0.0 --root $'my dir\\x1b[2J'");
+    assert.equal(
+      lines.at(-1),
+      `approved web: its launch definition sha256 ${serverDigest.slice(0, 12)} is now the pinned one; the gateway starts it at its next start`,
+    );
+    const again = await pins('approve', 'web');
+    assert.equal(again.code, 2);
+    assert.equal(again.stderr, 'toolwire: web is not held: its pinned definition is the one configured\n');
   });
 
   it('without gateway.pins the store is .toolwire/pins.sqlite beside the config', async () => {
@@ -232,5 +319,67 @@ describe('toolwire list and call with the user pins', () => {
     await writeFile(module, toolModule('Something else again.'));
     const off = await runCli(['list', target, '--json'], { env: { ...env, TOOLWIRE_PINS: 'off' } });
     assert.equal(off.stderr, '');
+  });
+});
+
+describe('toolwire gateway with server pins', () => {
+  it('C8 a server added after the first run never runs until "toolwire pins approve" names it', async () => {
+    const dir = join(space.base, 'c8-gateway');
+    await mkdir(dir);
+    const file = join(dir, 'toolwire.json');
+    const marker = join(dir, 'b-ran');
+    // Server b: writes the marker file as it starts (the proof it ran), then is the fixture server.
+    const script = join(dir, 'b-server.mjs');
+    await writeFile(
+      script,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.C8_MARKER, 'ran');\nawait import(${JSON.stringify(pathToFileURL(SERVER).href)});\n`,
+    );
+    const a = { command: process.execPath, args: serverArgs([]) };
+    const b = { command: process.execPath, args: ['--import', TSX, script], env: { C8_MARKER: marker } };
+    const start = async (servers: object) => {
+      const lines: string[] = [];
+      const keep = (message: string): void => void lines.push(message);
+      const logger: Logger = { debug: keep, info: keep, warn: keep, error: keep };
+      // The config file as an admin edits it: the gateway and `toolwire pins` both read it.
+      await writeFile(file, JSON.stringify({ gateway: { pins: 'state/pins.sqlite' }, mcpServers: servers }));
+      const gateway = await createGateway(loadGatewayConfig(file, dir), { logger });
+      try {
+        await within(gateway.start(), CHILD_LIMIT_MS, 'the gateway to start');
+        return { lines, status: gateway.status().map((health) => [health.name, health.state]) };
+      } finally {
+        await gateway.close();
+      }
+    };
+
+    const first = await start({ a });
+    assert.deepEqual(first.status, [['a', 'ready']]);
+    assert.ok(
+      first.lines.some((line) => line.startsWith(`gateway: upstream "a" trusted on the gateway's first run`)),
+      first.lines.join('\n'),
+    );
+
+    const second = await start({ a, b });
+    assert.deepEqual(second.status, [
+      ['a', 'ready'],
+      ['b', 'held'],
+    ]);
+    assert.equal(existsSync(marker), false, 'b never ran');
+    const hold = second.lines.find((line) => line.startsWith('gateway: upstream "b" is new'));
+    assert.ok(hold !== undefined, second.lines.join('\n'));
+    assert.ok(hold.includes(`\n  command: ${shellLine([b.command, ...b.args])}\n`), hold);
+    assert.match(hold, /\n {2}env: C8_MARKER \(sha256:[0-9a-f]{64}\)\n/);
+    assert.ok(hold.includes(`approve it with: toolwire pins approve b --config ${file}`), hold);
+
+    const approve = await runCli(['pins', 'approve', 'b', '--config', file]);
+    assert.equal(approve.code, 0, approve.stderr);
+    assert.equal(approve.stdout.split('\n')[0], 'approving server b (new: never approved), which runs:');
+    assert.equal(approve.stdout.split('\n')[1], `  command: ${shellLine([b.command, ...b.args])}`);
+
+    const third = await start({ a, b });
+    assert.deepEqual(third.status, [
+      ['a', 'ready'],
+      ['b', 'ready'],
+    ]);
+    assert.equal(existsSync(marker), true, 'b ran once approved');
   });
 });

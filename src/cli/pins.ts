@@ -1,5 +1,6 @@
 // `toolwire pins list | diff NAME | approve NAME`: the tool definitions a gateway (or list/call, with --user) pinned,
-// the diff of a quarantined one, and approving it. NAME is the gateway's `server___tool`, or SERVER TOOL.
+// the diff of a quarantined one, and approving it. NAME is the gateway's `server___tool`, or SERVER TOOL; a NAME
+// without `___` and without TOOL is an upstream server (its launch definition, threat C8: see pins-servers.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -11,9 +12,16 @@ import {
   pinName,
   pinStorePath,
   type PinRecord,
-  type PinStore,
 } from '../gateway/pins/index.js';
 import { ExitCode, UsageError } from './errors.js';
+import {
+  approveServerText,
+  findServer,
+  serverDiffText,
+  serverJson,
+  serverRow,
+  type FullStore,
+} from './pins-servers.js';
 import { didYouMean } from './suggest.js';
 import { renderTable } from './table.js';
 import { inertJson, terminalText } from './terminal-text.js';
@@ -63,6 +71,10 @@ export function pinStoreFile(options: PinsWhere, io: Pick<PinsIo, 'cwd' | 'env'>
   }
 }
 
+/** An upstream server's name: one word without `___` (an upstream key cannot hold it, an exposed tool name always does). */
+export const isServerName = (name: string, tool: string | undefined): boolean =>
+  tool === undefined && !name.includes('___');
+
 /** SERVER and TOOL from `server___tool` or from two words. */
 export function parsePinName(name: string, tool: string | undefined): { server: string; tool: string } {
   if (tool !== undefined) return { server: name, tool };
@@ -76,7 +88,7 @@ export function parsePinName(name: string, tool: string | undefined): { server: 
 }
 
 /** The record for NAME, or a usage error naming the closest pinned tool. */
-function find(store: PinStore, file: string, name: string, toolWord: string | undefined): PinRecord {
+function find(store: FullStore, file: string, name: string, toolWord: string | undefined): PinRecord {
   const { server, tool } = parsePinName(name, toolWord);
   const record = store.get(server, tool);
   if (record !== undefined) return record;
@@ -91,7 +103,7 @@ const short = (digest: string): string => (digest === '' ? 'none' : digest.slice
 async function withStore(
   options: PinsWhere,
   io: PinsIo,
-  step: (store: PinStore, file: string) => number,
+  step: (store: FullStore, file: string) => number,
 ): Promise<number> {
   try {
     const file = pinStoreFile(options, io);
@@ -113,9 +125,11 @@ async function withStore(
 export const pinsList = (options: PinsWhere & { json?: boolean }, io: PinsIo): Promise<number> =>
   withStore(options, io, (store, file) => {
     const records = store.list();
+    const servers = store.listServers();
     if (options.json === true) {
       const shown = records.map((record) => ({
         name: pinName(record.server, record.tool),
+        kind: 'tool',
         server: record.server,
         tool: record.tool,
         state: record.state,
@@ -124,23 +138,34 @@ export const pinsList = (options: PinsWhere & { json?: boolean }, io: PinsIo): P
         ...(record.changedAt !== undefined && { changedAt: record.changedAt }),
         ...(record.pending !== undefined && { pendingDigest: record.pending.digest }),
       }));
-      io.stdout.write(`${inertJson(shown, 2)}\n`);
+      io.stdout.write(`${inertJson([...servers.map(serverJson), ...shown], 2)}\n`);
       return ExitCode.Success;
     }
-    if (records.length === 0) {
+    if (records.length === 0 && servers.length === 0) {
       io.stdout.write(`${terminalText(`no tools pinned in ${file}`)}\n`);
       return ExitCode.Success;
     }
-    const rows = records.map((record) => [
-      pinName(record.server, record.tool),
-      record.state,
-      record.state === 'quarantined'
-        ? `${short(record.digest)} → ${short(record.pending?.digest ?? '')}`
-        : short(record.digest),
-      record.firstSeen,
-      record.changedAt ?? '',
-    ]);
-    io.stdout.write(`${renderTable(['NAME', 'STATE', 'SHA256', 'FIRST SEEN', 'CHANGED'], rows)}\n`);
+    // Servers first: a held one starts nothing, whatever its tools.
+    const rows = [
+      ...servers.map(serverRow),
+      ...records.map((record) => [
+        pinName(record.server, record.tool),
+        'tool',
+        record.state,
+        record.state === 'quarantined'
+          ? `${short(record.digest)} → ${short(record.pending?.digest ?? '')}`
+          : short(record.digest),
+        record.firstSeen,
+        record.changedAt ?? '',
+      ]),
+    ];
+    io.stdout.write(`${renderTable(['NAME', 'KIND', 'STATE', 'SHA256', 'FIRST SEEN', 'CHANGED'], rows)}\n`);
+    const heldServers = servers.filter((record) => record.state === 'held').length;
+    if (heldServers > 0) {
+      io.stderr.write(
+        `toolwire: ${heldServers} server${heldServers === 1 ? '' : 's'} held (not started by the gateway): "toolwire pins diff NAME" shows what it would run, "toolwire pins approve NAME" lets the next gateway start run it\n`,
+      );
+    }
     const held = records.filter((record) => record.state === 'quarantined').length;
     if (held > 0) {
       io.stderr.write(
@@ -157,6 +182,12 @@ export const pinsDiff = (
   io: PinsIo,
 ): Promise<number> =>
   withStore(options, io, (store, file) => {
+    if (isServerName(name, tool)) {
+      const shown = serverDiffText(store, findServer(store, file, name));
+      io.stdout.write(shown.stdout);
+      if (shown.stderr !== undefined) io.stderr.write(shown.stderr);
+      return ExitCode.Success;
+    }
     const record = find(store, file, name, tool);
     const diff = new PinBook(store).diff(record.server, record.tool);
     if (diff === undefined) {
@@ -176,6 +207,10 @@ export const pinsApprove = (
   io: PinsIo,
 ): Promise<number> =>
   withStore(options, io, (store, file) => {
+    if (isServerName(name, tool)) {
+      io.stdout.write(approveServerText(store, findServer(store, file, name), options.digest));
+      return ExitCode.Success;
+    }
     const record = find(store, file, name, tool);
     const approved = new PinBook(store).approve(record.server, record.tool, options.digest);
     io.stdout.write(
@@ -197,17 +232,25 @@ const where = (command: Command): Command =>
 export function addPinsCommand(program: Command, io: PinsIo, done: (code: number) => void): void {
   const pins = program
     .command('pins')
-    .description('Tool definitions pinned on first use: list them, show what changed, approve a change');
+    .description(
+      'Tool definitions and upstream servers pinned on first use: list them, show what changed, approve a change',
+    );
   where(
-    pins.command('list').description('Every pinned tool and its state (quarantined: changed, not approved)'),
+    pins
+      .command('list')
+      .description(
+        'Every pinned server and tool and its state (held server: not started; quarantined tool: changed, not approved)',
+      ),
   )
     .option('--json', 'machine-readable output')
     .action(async (options: PinsWhere & { json?: boolean }) => done(await pinsList(options, io)));
   where(
     pins
       .command('diff')
-      .description("What changed in a quarantined tool's definition (unified diff of canonical JSON)")
-      .argument('<name>', 'server___tool, or SERVER')
+      .description(
+        "What changed in a quarantined tool's definition, or what a held server would run (unified diff of canonical JSON)",
+      )
+      .argument('<name>', "server___tool, SERVER (with TOOL), or an upstream server's name")
       .argument('[tool]', 'TOOL, when SERVER is given apart'),
   ).action(async (name: string, tool: string | undefined, options: PinsWhere) =>
     done(await pinsDiff(name, tool, options, io)),
@@ -215,8 +258,10 @@ export function addPinsCommand(program: Command, io: PinsIo, done: (code: number
   where(
     pins
       .command('approve')
-      .description('Adopt the changed definition of a quarantined tool: it is pinned and released')
-      .argument('<name>', 'server___tool, or SERVER')
+      .description(
+        'Adopt the changed definition of a quarantined tool, or let a held server start (its full command is printed)',
+      )
+      .argument('<name>', "server___tool, SERVER (with TOOL), or an upstream server's name")
       .argument('[tool]', 'TOOL, when SERVER is given apart'),
   )
     .option('--digest <hex>', 'approve only if the change is still this one (the sha256 start "diff" shows)')

@@ -8,7 +8,7 @@ import type { Policy } from '../policy/index.js';
 import { McpServer, stderrLogger, type Logger, type ToolConfig, type ToolTarget } from '../server/index.js';
 import type { GatewayConfig } from './config.js';
 import { nameEntries, NamingError, unusedOverrides, type NameInput } from './naming/index.js';
-import { openPinStore, PinBook, type PinStore } from './pins/index.js';
+import { admitUpstreams, openPinStore, PinBook, type PinStore, type ServerPinStore } from './pins/index.js';
 import { proxyPrompt } from './proxy-prompt.js';
 import { proxyResource, proxyResourceTemplate } from './proxy-resource.js';
 import { proxyTool } from './proxy-tool.js';
@@ -30,8 +30,8 @@ export interface GatewayOptions {
   /** The gateway's version, as it tells clients (and upstreams, in its client info). */
   version?: string;
   logger?: Logger;
-  /** The pin store; default: the SQLite file the config names (gateway.pins). */
-  pinStore?: PinStore;
+  /** The pin store (tools and servers); default: the SQLite file the config names (gateway.pins). */
+  pinStore?: PinStore & ServerPinStore;
 }
 
 export interface Gateway {
@@ -91,11 +91,18 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     policy.install(server);
   }
   const store = options.pinStore ?? openPinStore(config.pins);
+  // C8: an upstream added since the first run, or whose launch definition changed, is held: never started.
+  const admitted = admitUpstreams(store, config.upstreams, {
+    configFile: config.file,
+    baseDir: dirname(config.file),
+    firstUse: config.firstUse,
+    logger,
+  });
   const pins = new PinBook(store, { firstUse: config.firstUse });
   const clientInfo: Implementation = { name: `${config.name} (toolwire gateway)`, version: info.version };
   const handlers = upstreamHandlers();
   const vetting = { poisoning: config.poisoning, limits: config.limits, pins, logger };
-  const members = config.upstreams.map((upstreamConfig) => {
+  const members = admitted.start.map((upstreamConfig) => {
     const upstream = newUpstream(upstreamConfig, {
       clientInfo,
       logger,
@@ -284,7 +291,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       await settled();
     },
     settled,
-    status: () => members.map((member) => member.upstream.health()),
+    status: () => [...members.map((member) => member.upstream.health()), ...admitted.held],
     async close() {
       closed = true;
       clearInterval(readyCheck);

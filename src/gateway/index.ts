@@ -21,9 +21,18 @@ export {
   memoryPinStore,
   openPinStore,
   pinStorePath,
+  ServerPinBook,
+  admitServer,
+  admitUpstreams,
+  launchDefinition,
+  supplyChainFindings,
   type PinRecord,
   type PinStore,
   type PinVerdict,
+  type ServerAdmission,
+  type ServerPinRecord,
+  type ServerPinStore,
+  type LaunchDefinition,
 } from './pins/index.js';
 export {
   scanTool,

@@ -1,5 +1,6 @@
 // The SQLite pin store: a quarantine survives a restart (C2), the file is private, a directory anyone may write is
-// refused, a store of a newer schema is refused, and the store is bounded. Left out on Node 24 (better-sqlite3
+// refused, a store of a newer schema is refused, and the store is bounded; its server table (C8): a version 1 file
+// migrated forward, a held server kept across restarts until the CLI approves it. Left out on Node 24 (better-sqlite3
 // finalizer abort, scripts/test-on-node.mjs KNOWN_DEFECTS).
 
 import assert from 'node:assert/strict';
@@ -9,8 +10,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createRequire } from 'node:module';
 import type { Tool } from '../../protocol/index.js';
+import type { UpstreamConfig } from '../upstream/index.js';
+import { admitServer, admitServers } from './admit-server.js';
 import { PinBook } from './pin-book.js';
-import { openPinStore } from './sqlite-store.js';
+import { ServerPinBook } from './server-pin-book.js';
+import { openPinStore, PIN_SCHEMA_VERSION } from './sqlite-store.js';
 import { PinError, type PinStore } from './types.js';
 
 const tool: Tool = {
@@ -131,7 +135,7 @@ describe('openPinStore', () => {
       (error: unknown) =>
         error instanceof PinError &&
         error.message ===
-          `the pin store ${file} has schema version 9, newer than this toolwire's (1): upgrade toolwire`,
+          `the pin store ${file} has schema version 9, newer than this toolwire's (2): upgrade toolwire`,
     );
   });
 
@@ -163,5 +167,112 @@ describe('openPinStore', () => {
       },
       { maxRecords: 2, evict: true },
     );
+  });
+});
+
+interface RawDb {
+  pragma(source: string, options?: { simple: boolean }): unknown;
+  exec(source: string): void;
+  prepare(source: string): { run(...params: unknown[]): unknown; all(): unknown[] };
+  close(): void;
+}
+const RawSqlite = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => RawDb;
+
+const a: UpstreamConfig = { name: 'a', command: 'node', args: ['a.js'] };
+const b: UpstreamConfig = { name: 'b', command: 'node', args: ['b.js'] };
+
+describe('openPinStore servers', () => {
+  test('C8 a version 1 store is migrated forward: tools kept, servers table added, its servers adopted', () => {
+    const file = join(base, 'server-v1.sqlite');
+    const db = new RawSqlite(file);
+    // The version 1 schema, as the previous release wrote it.
+    db.exec(`CREATE TABLE pins (server TEXT NOT NULL, tool TEXT NOT NULL, digest TEXT NOT NULL,
+        definition TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('pinned', 'quarantined')),
+        first_seen TEXT NOT NULL, changed_at TEXT, pending_digest TEXT, pending_definition TEXT,
+        PRIMARY KEY (server, tool));
+      PRAGMA user_version = 1;`);
+    db.prepare('INSERT INTO pins VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL)').run(
+      'a',
+      'search',
+      'f'.repeat(64),
+      '{"inputSchema":{"type":"object"},"name":"search"}',
+      'pinned',
+      '2026-01-01T00:00:00.000Z',
+    );
+    db.close();
+    const store = openPinStore(file);
+    try {
+      assert.equal(store.get('a', 'search')?.digest, 'f'.repeat(64));
+      assert.deepEqual(store.listServers(), []);
+      const admissions = admitServers(new ServerPinBook(store), [a, b]);
+      assert.equal(admissions.get('a')?.start, true, 'a ran before: its tools are pinned');
+      assert.equal(admissions.get('b')?.start, false, 'b never ran: held');
+    } finally {
+      store.close();
+    }
+    const check = new RawSqlite(file);
+    assert.equal(check.pragma('user_version', { simple: true }), PIN_SCHEMA_VERSION);
+    assert.equal(PIN_SCHEMA_VERSION, 2);
+    check.close();
+  });
+
+  test('C8 a held server stays held across restarts until the CLI (another connection) approves it', () => {
+    const file = join(base, 'server-restart', 'pins.sqlite');
+    const gateway = (configs: UpstreamConfig[]): Map<string, boolean> => {
+      const store = openPinStore(file);
+      try {
+        const admissions = admitServers(new ServerPinBook(store), configs);
+        return new Map([...admissions].map(([name, admission]) => [name, admission.start]));
+      } finally {
+        store.close();
+      }
+    };
+    assert.deepEqual(gateway([a]), new Map([['a', true]]));
+    assert.deepEqual(
+      gateway([a, b]),
+      new Map([
+        ['a', true],
+        ['b', false],
+      ]),
+    );
+    assert.deepEqual(
+      gateway([a, b]),
+      new Map([
+        ['a', true],
+        ['b', false],
+      ]),
+    );
+    const admin = openPinStore(file, { mustExist: true });
+    try {
+      assert.equal(new ServerPinBook(admin).approve('b').state, 'pinned');
+    } finally {
+      admin.close();
+    }
+    assert.deepEqual(
+      gateway([a, b]),
+      new Map([
+        ['a', true],
+        ['b', true],
+      ]),
+    );
+  });
+
+  test('C8 a server row in an unknown state is refused with a clear error', () => {
+    const file = join(base, 'server-edited', 'pins.sqlite');
+    const store = openPinStore(file);
+    admitServer(new ServerPinBook(store), a);
+    store.close();
+    const db = new RawSqlite(file);
+    db.exec("PRAGMA ignore_check_constraints = ON; UPDATE servers SET state = 'approved';");
+    db.close();
+    const reopened = openPinStore(file);
+    try {
+      assert.throws(() => reopened.getServer('a'), {
+        name: 'PinError',
+        message: `the pin store ${file} holds a server in an unknown state (edited by hand?)`,
+      });
+    } finally {
+      reopened.close();
+    }
   });
 });

@@ -7,21 +7,12 @@ import { dirname, resolve } from 'node:path';
 import type { Tool } from '../../protocol/index.js';
 import { canonicalJson } from '../../policy/audit/chain.js';
 import { compare } from './memory-store.js';
+import type { ServerPinStore } from './server-types.js';
+import { MAX_SERVER_RECORDS } from './server-types.js';
+import { SERVERS_TABLE, serverTable } from './sqlite-servers.js';
+import type { Database } from './sqlite-types.js';
 import { MAX_PIN_RECORDS, PinError, type PinRecord, type PinStore } from './types.js';
 
-/** What of better-sqlite3 this store uses (the package ships no types). */
-interface Statement {
-  run(...params: unknown[]): { changes: number };
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
-}
-interface Database {
-  pragma(source: string, options?: { simple: boolean }): unknown;
-  exec(source: string): void;
-  prepare(source: string): Statement;
-  close(): void;
-  readonly open: boolean;
-}
 type DatabaseConstructor = new (
   path: string,
   options?: { fileMustExist?: boolean; timeout?: number },
@@ -30,14 +21,19 @@ type DatabaseConstructor = new (
 const load = (): DatabaseConstructor =>
   createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor; // CommonJS, typed by the interface above
 
-/** The schema this code writes (PRAGMA user_version). A file of a newer version is refused, never rewritten. */
-export const PIN_SCHEMA_VERSION = 1;
+/**
+ * The schema this code writes (PRAGMA user_version). A file of a newer version is refused, never rewritten.
+ * 1: the tools (`pins`). 2: and the servers (`servers`, threat C8); a version 1 file gains that table when opened.
+ */
+export const PIN_SCHEMA_VERSION = 2;
 
 export interface PinStoreOptions {
   /** Open an existing store only (the CLI): a missing file is an error, and nothing is created. */
   mustExist?: boolean;
   /** The most records kept; a new key beyond it is refused (or see `evict`). Default MAX_PIN_RECORDS. */
   maxRecords?: number;
+  /** The most server records kept (the longest-removed one makes room). Default MAX_SERVER_RECORDS. */
+  maxServers?: number;
   /**
    * When full, make room by forgetting the pinned (never a quarantined) record first seen longest ago, instead of
    * refusing: for a client's own store, where a forgotten tool is only pinned afresh when seen again.
@@ -86,7 +82,7 @@ const parseTool = (text: string, file: string): Tool => {
 };
 
 /** Opens (creating unless mustExist) the SQLite pin store at `path`. */
-export function openPinStore(path: string, options: PinStoreOptions = {}): PinStore {
+export function openPinStore(path: string, options: PinStoreOptions = {}): PinStore & ServerPinStore {
   const file = resolve(path);
   const maxRecords = options.maxRecords ?? MAX_PIN_RECORDS;
   if (options.mustExist === true && !existsSync(file)) {
@@ -129,8 +125,15 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
            definition TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('pinned', 'quarantined')),
            first_seen TEXT NOT NULL, changed_at TEXT, pending_digest TEXT, pending_definition TEXT,
            PRIMARY KEY (server, tool));
+         ${SERVERS_TABLE}
          PRAGMA user_version = ${PIN_SCHEMA_VERSION};`,
       );
+    } else if (version === 1) {
+      // Forward, in one transaction: a second process opening the file meanwhile sees version 1 or 2, never half.
+      db.transaction(() => {
+        if ((db.pragma('user_version', { simple: true }) as number) !== 1) return;
+        db.exec(`${SERVERS_TABLE} PRAGMA user_version = ${PIN_SCHEMA_VERSION};`);
+      })();
     }
   } catch (error) {
     process.off('exit', onExit);
@@ -165,7 +168,9 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
         pending: { digest: row.pending_digest, definition: parseTool(row.pending_definition, file) },
       }),
   });
+  const servers = serverTable(db, file, options.maxServers ?? MAX_SERVER_RECORDS);
   return {
+    ...servers,
     get: (server, tool) => {
       const row = select.get(server, tool) as Row | undefined;
       return row === undefined ? undefined : fromRow(row);

@@ -33,7 +33,15 @@ export type PinVerdict = { kind: 'new' } | { kind: 'match' } | { kind: 'changed'
 
 /** A local error (string code, never sent on the wire as is). */
 export class PinError extends Error {
-  readonly code: 'unknown-tool' | 'not-quarantined' | 'digest-mismatch' | 'store' | 'full' | 'config';
+  readonly code:
+    | 'unknown-tool'
+    | 'not-quarantined'
+    | 'unknown-server'
+    | 'not-held'
+    | 'digest-mismatch'
+    | 'store'
+    | 'full'
+    | 'config';
   constructor(code: PinError['code'], message: string) {
     super(message);
     this.name = 'PinError';

@@ -10,7 +10,8 @@ import type { Scheduler } from './scheduler.js';
 
 export type UpstreamHealth = {
   name: string;
-  state: 'connecting' | 'ready' | 'backoff' | 'open' | 'closed';
+  /** 'held': never started by the gateway, its server pin not approved (C8; the gateway's status, not an Upstream's). */
+  state: 'connecting' | 'ready' | 'backoff' | 'open' | 'closed' | 'held';
   era?: string;
   failures: number;
   restarts: number;

@@ -2,7 +2,9 @@
 // (every one passes through terminalText: they quote what servers chose).
 
 import { createInterface } from 'node:readline';
-import { McpClient, type ApprovalHook } from '../client/index.js';
+// The client's own files, not its index: list and call over stdio never load the OAuth client.
+import { McpClient } from '../client/client.js';
+import type { ApprovalHook } from '../client/policy.js';
 import { UsageError } from './errors.js';
 import { ConnectError, explain } from './explain.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
@@ -49,7 +51,7 @@ export async function connect(
   io: CliIo,
   approve: ApprovalHook | 'always' | undefined,
 ): Promise<Connected> {
-  const target = resolveTarget(targetText, {
+  const target = await resolveTarget(targetText, {
     headers: options.header ?? [],
     ...(options.config !== undefined && { config: options.config }),
     cwd: io.cwd,

@@ -4,12 +4,14 @@
 import { createInterface } from 'node:readline';
 // The client's own files, not its index: list and call over stdio never load the OAuth client.
 import { McpClient } from '../client/client.js';
+import { McpError, ProtocolError } from '../client/errors.js';
 import type { ApprovalHook } from '../client/policy.js';
 import { UsageError } from './errors.js';
 import { ConnectError, explain } from './explain.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { terminalText } from './terminal-text.js';
-import { userPins, type UserPins } from './user-pins.js';
+import { eraMemory } from './era-memory.js';
+import { pinServerKey, userPins, type UserPins } from './user-pins.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -59,30 +61,51 @@ export async function connect(
   });
   const trusted = options.trust === true || target.trusted;
   const pins = userPins(target, io.env, io.cwd);
-  const client = new McpClient(
-    { name: 'toolwire', version: io.version },
-    {
-      timeoutMs: parseTimeout(options.timeout),
-      trusted,
-      logger: { warn: (message) => say(io, `warning: ${message}`) },
-      retry: {
-        onRetry: ({ method, attempt, maxAttempts, delayMs, reason }) =>
-          say(
-            io,
-            `${method} failed (${reason}); retrying in ${delayMs} ms (attempt ${attempt} of ${maxAttempts})`,
-          ),
+  // A stdio server that spoke only legacy last time is greeted with initialize at once (no server/discover first).
+  const memory = target.url === undefined ? eraMemory(pinServerKey(target, io.cwd), io.env) : undefined;
+  const open = async (era: 'legacy' | undefined): Promise<McpClient> => {
+    const client = new McpClient(
+      { name: 'toolwire', version: io.version },
+      {
+        timeoutMs: parseTimeout(options.timeout),
+        trusted,
+        logger: { warn: (message) => say(io, `warning: ${message}`) },
+        retry: {
+          onRetry: ({ method, attempt, maxAttempts, delayMs, reason }) =>
+            say(
+              io,
+              `${method} failed (${reason}); retrying in ${delayMs} ms (attempt ${attempt} of ${maxAttempts})`,
+            ),
+        },
+        ...(era !== undefined && { era }),
+        ...(approve !== undefined && { approve }),
+        ...(pins !== undefined && { pins: pins.hook }),
       },
-      ...(approve !== undefined && { approve }),
-      ...(pins !== undefined && { pins: pins.hook }),
-    },
-  );
+    );
+    try {
+      await client.connect(target.create());
+      return client;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  };
   for (const warning of target.warnings) say(io, `warning: ${warning}`);
+  let client: McpClient;
   try {
-    await client.connect(target.create());
+    try {
+      client = await open(memory?.remembered);
+    } catch (error) {
+      // The server answered but refused the legacy handshake: it changed since; negotiate afresh (a new process).
+      const refused = error instanceof McpError || error instanceof ProtocolError;
+      if (memory?.remembered === undefined || !refused) throw error;
+      memory.settled('modern');
+      client = await open(undefined);
+    }
   } catch (error) {
-    await client.close().catch(() => undefined);
     throw new ConnectError(error, target); // the target's stderr and exit explain why, and it is not returned
   }
+  memory?.settled(client.era);
   return { client, target, trusted, ...(pins !== undefined && { pins }) };
 }
 

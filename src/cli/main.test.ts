@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { COMMAND_GROUPS, main } from './main.js';
 import type { CliIo } from './session.js';
 
@@ -17,13 +17,16 @@ const io = (): { cli: Partial<CliIo>; out: () => string } => {
   return { cli: { stdout: sink, stderr: sink }, out: () => text };
 };
 
-test('a command group listed without loading it has the description its module gives it', async () => {
+test('a command group listed without loading it has the description and usage its module gives it', async () => {
   for (const group of COMMAND_GROUPS) {
     const program = new Command('toolwire');
     (await group.load())(program, io().cli as CliIo, () => {});
     const loaded = program.commands.find((command) => command.name() === group.name);
     assert.ok(loaded, `${group.name} registers itself`);
     assert.equal(group.description, loaded.description(), group.name);
+    // `toolwire --help` lists the stub as `name`, or as its term: the loaded command must read the same.
+    const help = new Help();
+    assert.equal(group.term ?? help.subcommandTerm(new Command(group.name)), help.subcommandTerm(loaded));
   }
 });
 

@@ -4,7 +4,9 @@ import { Option, type Command } from 'commander';
 import type { Policy } from '../policy/index.js';
 import { McpServer, stderrLogger, type ToolConfig } from '../server/index.js';
 import { HTTP_FIELDS, flagOf, type HttpField } from '../tools/http-config.js';
-import { ConfigError, loadServeConfig } from '../tools/index.js';
+// Not the tools index: that loads every pack; serve-config loads the packs it serves.
+import { ConfigError } from '../tools/pack.js';
+import { loadServeConfig } from '../tools/serve-config.js';
 import { serveStdio } from '../transports/stdio/index.js';
 import { parseAddress } from './address.js';
 import { listenApprovals, type ApprovalsListening } from './approvals-listener.js';

@@ -22,7 +22,6 @@ export function tokenFile(serverUrl: string, env: NodeJS.ProcessEnv): string {
 export const tokenStore = (serverUrl: string, env: NodeJS.ProcessEnv): FileOAuthStore =>
   new FileOAuthStore(tokenFile(serverUrl, env));
 
-
 const hasAuthorization = (headers: Readonly<Record<string, string>>): boolean =>
   Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
 

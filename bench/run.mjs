@@ -7,6 +7,7 @@
 //   npm run bench                      full run (5 rounds of 4 s per measurement; about 10 minutes, 16 with the gateway rows)
 //   npm run bench -- --quick           3 rounds of 1 s (under 3 minutes), for development
 //   npm run bench -- --only call-c16,list-1k --servers toolwire,bare --rounds 3 --seconds 2
+//   npm run bench -- --only startup,cli --rounds 3     startup rows and whole CLI command lines only
 //   npm run bench -- --cpu-prof [--only call-c16] [--servers sdk]    profile one server under one workload
 //   npm run bench -- --only gateway --servers toolwire                 the gateway rows and their direct baselines
 
@@ -41,6 +42,7 @@ import {
   stdioCallLine,
 } from './lib/workloads.mjs';
 import { printReport } from './lib/report.mjs';
+import { CLI_LINES, timeCommand } from './lib/cli.mjs';
 import { benchPolicy } from './lib/policy.mjs';
 import { GATEWAY_VARIANTS, startGatewayVariant } from './lib/gateway.mjs';
 import { GATEWAY_IDS, RIVAL_IDS } from './lib/gateway-workloads.mjs';
@@ -68,7 +70,7 @@ function options() {
     process.stdout.write(
       [
         'usage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--only ids] [--servers names] [--cpu-prof]',
-        `  workloads: ${WORKLOADS.map((w) => w.id).join(', ')}, startup (gateway: call-c16 and every gateway row)`,
+        `  workloads: ${WORKLOADS.map((w) => w.id).join(', ')}, startup, cli (gateway: call-c16 and every gateway row)`,
         `  servers:   ${SERVERS.join(', ')}`,
         '',
       ].join('\n'),
@@ -101,7 +103,8 @@ function options() {
     seconds: integer(values.seconds, quick ? 1 : 4, 'seconds', 1, 120),
     warmSeconds: quick ? 1 : 2,
     startupSpawns: quick ? 1 : 3,
-    only: list(values.only, [...WORKLOADS.map((w) => w.id), 'startup'], 'only'),
+    cliRuns: quick ? 2 : 4,
+    only: list(values.only, [...WORKLOADS.map((w) => w.id), 'startup', 'cli'], 'only'),
     onlyGiven: values.only !== undefined,
     secondsGiven: values.seconds !== undefined,
     servers: list(values.servers, SERVERS, 'servers'),
@@ -206,6 +209,8 @@ async function benchmark(opts, wrk) {
   const idle = {}; // `${server}/${tools}` → MiB after start and one call
   const started = [];
   const scratch = mkdtempSync(join(tmpdir(), 'toolwire-bench-'));
+  // The CLI remembers servers (tool pins) in its config directory: this run's own, never the user's.
+  const cliEnv = { ...process.env, XDG_CONFIG_HOME: join(scratch, 'config') };
   const log = (text) => process.stderr.write(`${text}\n`);
   try {
     for (const workload of workloads.filter((w) => w.kind === 'http')) {
@@ -266,9 +271,12 @@ async function benchmark(opts, wrk) {
     log(`bench: warming up (${opts.warmSeconds} s per workload and server)`);
     for (const workload of workloads)
       for (const name of serversOf(workload, opts)) await run(name, workload, opts.warmSeconds);
+    if (opts.only.includes('cli'))
+      for (const line of CLI_LINES) await timeCommand(line, { cwd: scratch, env: cliEnv });
 
     const runs = []; // { round, workload, server, ...result }
     const startups = []; // { round, tools, server, ms }
+    const commands = []; // { round, id, ms }: whole CLI command lines
     for (let round = 1; round <= opts.rounds; round++) {
       log(`bench: round ${round} of ${opts.rounds}`);
       for (const workload of workloads) {
@@ -288,8 +296,17 @@ async function benchmark(opts, wrk) {
           }
         }
       }
+      if (opts.only.includes('cli')) {
+        // Interleaved line by line (A B C A B C …), like the servers, so that drift hits every line alike.
+        for (let i = 0; i < opts.cliRuns; i++) {
+          for (const line of CLI_LINES) {
+            const ms = await timeCommand(line, { cwd: scratch, env: cliEnv });
+            commands.push({ round, id: line.id, ms });
+          }
+        }
+      }
     }
-    return { workloads, runs, startups, idle };
+    return { workloads, runs, startups, commands, idle };
   } finally {
     for (const child of started) await stop(child);
     rmSync(scratch, { recursive: true, force: true });

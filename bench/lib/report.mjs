@@ -3,6 +3,7 @@
 
 import { median } from './stats.mjs';
 import { gatewayTable, gatewayTargets } from './gateway-report.mjs';
+import { CLI_LINES } from './cli.mjs';
 
 const rate = (value) =>
   Number.isNaN(value) ? '–' : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US');
@@ -24,8 +25,19 @@ const times = (value) =>
         ? `${value.toFixed(2)}×`
         : `${value.toPrecision(2)}×`;
 
-function summarize({ workloads, runs, startups, idle, opts }) {
+function summarize({ workloads, runs, startups, commands = [], idle, opts }) {
   const summary = {};
+  for (const line of CLI_LINES) {
+    const times = commands.filter((c) => c.id === line.id).map((c) => c.ms);
+    if (times.length === 0) continue;
+    summary.cli ??= {};
+    summary.cli[line.id] = {
+      min: Math.min(...times),
+      median: median(times),
+      max: Math.max(...times),
+      runs: times.length,
+    };
+  }
   for (const workload of workloads) {
     summary[workload.id] = {};
     for (const server of opts.servers) {
@@ -48,7 +60,7 @@ function summarize({ workloads, runs, startups, idle, opts }) {
       summary[`startup-${tools}`][server] = { ms: median(mine.map((s) => s.ms)) };
     }
   }
-  for (const [key, mib] of Object.entries(idle)) {
+  for (const [key, mib] of Object.entries(idle ?? {})) {
     const [server, tools] = key.split('/');
     summary[`rss-idle-${tools}`] ??= {};
     summary[`rss-idle-${tools}`][server] = { mib };
@@ -92,6 +104,15 @@ function judgeTargets(summary) {
       `${times(cost)} bare (target ≤ 1.5×)`,
     );
   }
+  // Whole command lines against their floors, medians of the same run.
+  for (const line of CLI_LINES) {
+    const mine = summary.cli?.[line.id];
+    const floor = summary.cli?.[line.floor];
+    if (line.floor === undefined || mine === undefined || floor === undefined) continue;
+    const cost = ratio(mine.median, floor.median);
+    const floorTitle = CLI_LINES.find((other) => other.id === line.floor).title;
+    add(line.title, cost <= line.limit, `${times(cost)} ${floorTitle} (target ≤ ${line.limit}×)`);
+  }
   // Layers on the request path, each against the same toolwire server without it, in the same run.
   const off = summary['call-c16']?.toolwire;
   const LAYERS = [
@@ -119,8 +140,8 @@ function judgeTargets(summary) {
 }
 
 /** Prints the table and the targets; returns what it printed as data for the raw JSON. */
-export function printReport({ workloads, runs, startups, idle, opts, info, titles }) {
-  const summary = summarize({ workloads, runs, startups, idle, opts });
+export function printReport({ workloads, runs, startups, commands, idle, opts, info, titles }) {
+  const summary = summarize({ workloads, runs, startups, commands, idle, opts });
   const servers = opts.servers;
   const width = 22;
   const rows = [];
@@ -165,7 +186,8 @@ export function printReport({ workloads, runs, startups, idle, opts, info, title
     );
   }
 
-  const titleWidth = Math.max(...rows.map((r) => r.title.length), 8) + 2;
+  const cliTitles = summary.cli === undefined ? [] : CLI_LINES.map((line) => line.title.length);
+  const titleWidth = Math.max(...rows.map((r) => r.title.length), ...cliTitles, 8) + 2;
   const out = [];
   out.push(
     `machine: ${info.cpus} × ${info.cpuModel}, ${info.memoryGiB} GiB, ${info.platform}, Node ${info.node}, load from ${info.loadGenerator}`,
@@ -205,6 +227,25 @@ export function printReport({ workloads, runs, startups, idle, opts, info, title
           servers.map((server) => ms(line[server].cpuUsPerRequest).padEnd(width)).join('') +
           times(a).padStart(8) +
           times(b).padStart(9),
+      );
+    }
+  }
+  if (summary.cli !== undefined) {
+    const runsEach = Math.max(...Object.values(summary.cli).map((s) => s.runs));
+    out.push('', `CLI command lines, spawn to exit (ms over ${runsEach} runs each, interleaved):`);
+    out.push(
+      `${'command line'.padEnd(titleWidth)}${'min / median / max'.padEnd(width)}  median against its floor`,
+    );
+    for (const line of CLI_LINES) {
+      const s = summary.cli[line.id];
+      if (s === undefined) continue;
+      const floor = line.floor === undefined ? undefined : summary.cli[line.floor];
+      const against =
+        floor === undefined
+          ? '(floor)'
+          : `${times(ratio(s.median, floor.median))} ${CLI_LINES.find((other) => other.id === line.floor).title}`;
+      out.push(
+        `${line.title.padEnd(titleWidth)}${`${ms(s.min)} / ${ms(s.median)} / ${ms(s.max)}`.padEnd(width)}  ${against}`,
       );
     }
   }

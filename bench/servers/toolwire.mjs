@@ -1,12 +1,10 @@
 // toolwire, served the way its README shows: McpServer + createNodeHandler on node:http, or serveStdio.
 // Defaults stay on (input validation, timeouts, host checks, the policy hook point): the numbers are for the real pipeline.
+// Like an application, it imports what it serves with: toolwire/stdio or toolwire/http, and toolwire/policy only for
+// the rows that turn a policy layer on (the startup rows time a plain stdio server, as the README writes one).
 
-import { createServer } from 'node:http';
 import { z } from 'zod';
 import { McpServer } from 'toolwire';
-import { createNodeHandler } from 'toolwire/http';
-import { createPolicy, openAudit, sanitise } from 'toolwire/policy';
-import { serveStdio } from 'toolwire/stdio';
 import {
   SUM_DESCRIPTION,
   announce,
@@ -15,7 +13,6 @@ import {
   serverArgs,
   exitOnSignal,
 } from './tool-set.mjs';
-import { benchPolicyOptions } from '../lib/policy.mjs';
 
 const { transport, tools, port } = serverArgs();
 exitOnSignal();
@@ -38,10 +35,15 @@ for (let index = 0; index < tools; index++) {
 }
 
 // The "policy on" rows: the same server behind OAuth (JWT), per-tool scopes and rate limits.
+const layered =
+  process.env.BENCH_POLICY_JWKS !== undefined ||
+  process.env.BENCH_AUDIT !== undefined ||
+  process.env.BENCH_SANITISE === '1';
+const { createPolicy, openAudit, sanitise } = layered ? await import('toolwire/policy') : {};
 const policy =
   process.env.BENCH_POLICY_JWKS === undefined
     ? undefined
-    : createPolicy(benchPolicyOptions(process.env.BENCH_POLICY_JWKS));
+    : createPolicy((await import('../lib/policy.mjs')).benchPolicyOptions(process.env.BENCH_POLICY_JWKS));
 policy?.install(server);
 // The "audit on" rows: every call's record written to SQLite before its answer leaves.
 if (process.env.BENCH_AUDIT !== undefined) {
@@ -52,8 +54,11 @@ if (process.env.BENCH_AUDIT !== undefined) {
 if (process.env.BENCH_SANITISE === '1') server.use(sanitise().middleware);
 
 if (transport === 'stdio') {
+  const { serveStdio } = await import('toolwire/stdio');
   await serveStdio(server);
 } else {
+  const { createServer } = await import('node:http');
+  const { createNodeHandler } = await import('toolwire/http');
   const handler = createNodeHandler(server, { path: '/mcp', ...policy?.http });
   const http = createServer(handler);
   http.listen(port, '127.0.0.1', () => announce(http));

@@ -2,6 +2,12 @@
 
 export const ExitCode = { Success: 0, ToolError: 1, Usage: 2, Connection: 3, Interrupted: 130 } as const;
 
+/**
+ * How the stored-token fetch's "log in first" error ends; explain() shows such a message as it is. Here, not in
+ * oauth-tokens.ts, so that explaining an error does not load the OAuth client.
+ */
+export const NEEDS_LOGIN = 'run "toolwire login ';
+
 /** A mistake in how the command was called; the message says how to call it right. */
 export class UsageError extends Error {
   constructor(message: string) {

@@ -8,10 +8,9 @@ import {
   ProtocolError,
   RequestAbortedError,
   RequestTimeoutError,
-} from '../client/index.js';
+} from '../client/errors.js'; // not the client's index: that loads OAuth too
 import { TransportError } from '../protocol/index.js';
-import { ExitCode, RefusedError, UsageError } from './errors.js';
-import { NEEDS_LOGIN } from './oauth-tokens.js';
+import { ExitCode, NEEDS_LOGIN, RefusedError, UsageError } from './errors.js';
 import type { ResolvedTarget } from './target.js';
 import { terminalLine } from './terminal-text.js';
 import { fitWidth } from './terminal-width.js';

@@ -1,7 +1,7 @@
 // `toolwire list TARGET`: the server's tools as a table, JSON with --json, or as a model API takes them with
 // --format (definitions on stdout, the repair report on stderr).
 
-import { compileTools, formatReport, type ProfileId } from '../llm/index.js';
+import type { ProfileId } from '../llm/index.js';
 import type { Tool } from '../protocol/index.js';
 import { ExitCode, UsageError } from './errors.js';
 import { renderToolTable } from './output.js';
@@ -60,6 +60,8 @@ export async function list(targetText: string, options: ListOptions, io: CliIo):
     connected = await connect(targetText, options, io, undefined);
     const tools = await connected.client.listTools();
     if (profile !== undefined) {
+      // The model-API compilers load only for --format: a plain list does not pay their startup time.
+      const { compileTools, formatReport } = await import('../llm/index.js');
       const compiled = compileTools(tools, profile);
       io.stdout.write(`${inertJson(compiled.definitions, 2)}\n`);
       io.stderr.write(`${terminalText(formatReport(compiled.report))}\n`);

@@ -22,8 +22,8 @@ export interface LoginOptions {
 const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
 
 /** The http(s) URL of a TARGET (a URL, or a config entry with "url"); anything else cannot log in. */
-export function targetUrl(targetText: string, config: string | undefined, io: CliIo): string {
-  const target = resolveTarget(targetText, {
+export async function targetUrl(targetText: string, config: string | undefined, io: CliIo): Promise<string> {
+  const target = await resolveTarget(targetText, {
     headers: [],
     ...(config !== undefined && { config }),
     cwd: io.cwd,
@@ -63,7 +63,7 @@ export async function login(
 ): Promise<number> {
   let receiver: Awaited<ReturnType<typeof startLoopbackRedirect>> | undefined;
   try {
-    const url = targetUrl(targetText, options.config, io);
+    const url = await targetUrl(targetText, options.config, io);
     const server = canonicalResource(url);
     const timeout = loginTimeout(options.timeout);
     const metadataUrl = clientMetadataUrl(options.clientMetadataUrl);

@@ -12,7 +12,7 @@ const REVOKE_TIMEOUT_MS = 15_000;
 
 export async function logout(targetText: string, options: { config?: string }, io: CliIo): Promise<number> {
   try {
-    const url = targetUrl(targetText, options.config, io);
+    const url = await targetUrl(targetText, options.config, io);
     const server = canonicalResource(url);
     const oauth = new OAuthClient({ serverUrl: url, store: tokenStore(url, io.env) });
     const { hadTokens, revoked } = await oauth.logout(AbortSignal.timeout(REVOKE_TIMEOUT_MS));

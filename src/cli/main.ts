@@ -1,23 +1,61 @@
 // The command line: parses arguments with commander and hands each command to its own module.
 
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
-import { audit, type AuditCommandOptions } from './audit.js';
-import { call, type CallCommandOptions } from './call.js';
+import { Command, CommanderError, Help, Option } from 'commander';
+import type { AuditCommandOptions } from './audit.js';
+import type { CallCommandOptions } from './call.js';
 import { ExitCode } from './errors.js';
-import { list, type ListOptions } from './list.js';
-import { login, type LoginOptions } from './login.js';
-import { logout } from './logout.js';
-import { addHttpFlags, serve, type ServeOptions } from './serve.js';
+import type { ListOptions } from './list.js';
+import type { LoginOptions } from './login.js';
+import type { ServeOptions } from './serve.js';
 import type { CliIo, CommonOptions } from './session.js';
-import { dev, type DevOptions } from './dev.js';
-import { install, splitServeArguments, type InstallOptions } from './install.js';
-import { addKeysCommand } from './keys.js';
-import { addApprovalsCommand } from './approvals.js';
-import { addGatewayCommand } from './gateway.js';
-import { addPinsCommand } from './pins.js';
-import { prompt, prompts, type PromptCommandOptions } from './prompts.js';
-import { read, resources, type ReadCommandOptions } from './resources.js';
+import type { DevOptions } from './dev.js';
+import type { InstallOptions } from './install.js';
+import type { PromptCommandOptions } from './prompts.js';
+import type { ReadCommandOptions } from './resources.js';
+
+// Startup: every command's module is imported when that command runs (`await import('./list.js')` in its action),
+// never at the top of this file: loading them all cost `toolwire --version` ~200 ms and 400 modules.
+
+/** A command that registers itself with its subcommands (`addXCommand(program, io, done)`). */
+interface CommandGroup {
+  name: string;
+  /** Shown in `toolwire --help` without loading the module; main.test.ts checks it is the module's own. */
+  description: string;
+  /** How `toolwire --help` lists it when it takes options or arguments, such as "gateway [options] [action]". */
+  term?: string;
+  load: () => Promise<(program: Command, io: CliIo, done: (code: number) => void) => void>;
+}
+
+/** The groups: only the one named on the command line is loaded; the others are listed in help by description. */
+export const COMMAND_GROUPS: readonly CommandGroup[] = [
+  {
+    name: 'keys',
+    description: 'Create, list and revoke API keys (for servers without an authorization server)',
+    load: async () => (await import('./keys.js')).addKeysCommand,
+  },
+  {
+    name: 'approvals',
+    description: 'List, approve and deny tool calls waiting for a human (needs the approvals:decide scope)',
+    load: async () => (await import('./approvals.js')).addApprovalsCommand,
+  },
+  {
+    name: 'pins',
+    description:
+      'Tool definitions and upstream servers pinned on first use: list them, show what changed, approve a change',
+    load: async () => (await import('./pins.js')).addPinsCommand,
+  },
+  {
+    name: 'gateway',
+    description:
+      'Serve the servers of "mcpServers" behind one endpoint (stdio by default, or --http); "gateway status" shows their health',
+    term: 'gateway [options] [action]',
+    load: async () => (await import('./gateway.js')).addGatewayCommand,
+  },
+];
+
+/** The command the arguments run (`toolwire help pins` runs pins' help). */
+const commandWord = (argv: readonly string[]): string | undefined => (argv[0] === 'help' ? argv[1] : argv[0]);
 
 const packageVersion = (): string => {
   const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
@@ -47,6 +85,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
     ...io,
   };
   let exitCode: number = ExitCode.Success;
+  const named = commandWord(argv);
   const program = new Command('toolwire')
     .description('The Model Context Protocol tools system: serve, list and call MCP tools.')
     .version(version)
@@ -60,27 +99,29 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       "\nTARGET is an http(s):// URL, the name of a server in the config file's \"mcpServers\", or a stdio\ncommand line in one argument ('node server.js --flag'), split like a shell but run without one.\nExit codes: 0 success, 1 the tool answered isError, 2 usage error, 3 connection or protocol error.",
     );
 
-  addHttpFlags(
-    program
-      .command('serve')
-      .description('Run the ready MCP server (stdio by default, or Streamable HTTP with --http)')
-      .option('--stdio', 'serve over stdin/stdout (the default)')
-      .option(
-        '--http <[host:]port>',
-        'serve Streamable HTTP at http://HOST:PORT/mcp (port 0 picks a free port)',
-      )
-      .option(
-        '--tools <packs>',
-        'packs or modules: calc,files,search,csv,exec,http,github,./my-tools.js (repeatable)',
-        collect,
-      )
-      .option(
-        '--root <dir>',
-        'a directory the file tools may use (repeatable; default: the current directory)',
-        collect,
-      )
-      .option('--config <file>', 'a toolwire.json with tools, roots, timeouts, packs and http settings'),
-  ).action(async (options: ServeOptions) => {
+  const serveCommand = program
+    .command('serve')
+    .description('Run the ready MCP server (stdio by default, or Streamable HTTP with --http)')
+    .option('--stdio', 'serve over stdin/stdout (the default)')
+    .option(
+      '--http <[host:]port>',
+      'serve Streamable HTTP at http://HOST:PORT/mcp (port 0 picks a free port)',
+    )
+    .option(
+      '--tools <packs>',
+      'packs or modules: calc,files,search,csv,exec,http,github,./my-tools.js (repeatable)',
+      collect,
+    )
+    .option(
+      '--root <dir>',
+      'a directory the file tools may use (repeatable; default: the current directory)',
+      collect,
+    )
+    .option('--config <file>', 'a toolwire.json with tools, roots, timeouts, packs and http settings');
+  // Its HTTP flags are read from the server side's table: added only when serve runs or shows its help.
+  if (named === 'serve') (await import('./serve.js')).addHttpFlags(serveCommand);
+  serveCommand.action(async (options: ServeOptions) => {
+    const { serve } = await import('./serve.js');
     exitCode = await serve(options, { stderr: cli.stderr, stdin: cli.stdin, version, cwd: cli.cwd });
   });
 
@@ -96,6 +137,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
         'openai, openai-responses, anthropic, or any of them with -strict',
     )
     .action(async (target: string, options: ListOptions) => {
+      const { list } = await import('./list.js');
       exitCode = await list(target, options, cli);
     });
 
@@ -115,6 +157,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       const onSigint = (): void => interrupt.abort();
       process.once('SIGINT', onSigint);
       try {
+        const { call } = await import('./call.js');
         exitCode = await call(target, tool, words, options, cli, interrupt.signal);
       } finally {
         process.off('SIGINT', onSigint);
@@ -127,6 +170,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       .description("List a server's resources and resource templates")
       .argument('<target>', 'URL, config name or command line'),
   ).action(async (target: string, options: CommonOptions) => {
+    const { resources } = await import('./resources.js');
     exitCode = await resources(target, options, cli);
   });
 
@@ -139,6 +183,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
   )
     .option('--save <dir>', 'write binary contents to files in DIR')
     .action(async (target: string, uri: string, options: ReadCommandOptions) => {
+      const { read } = await import('./resources.js');
       exitCode = await read(target, uri, options, cli);
     });
 
@@ -148,6 +193,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       .description("List a server's prompts and their arguments")
       .argument('<target>', 'URL, config name or command line'),
   ).action(async (target: string, options: CommonOptions) => {
+    const { prompts } = await import('./prompts.js');
     exitCode = await prompts(target, options, cli);
   });
 
@@ -161,6 +207,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
   )
     .option('--save <dir>', 'write image, audio and binary resource blocks to files in DIR')
     .action(async (target: string, name: string, words: string[], options: PromptCommandOptions) => {
+      const { prompt } = await import('./prompts.js');
       exitCode = await prompt(target, name, words, options, cli);
     });
 
@@ -190,6 +237,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       const onSigint = (): void => interrupt.abort();
       process.once('SIGINT', onSigint);
       try {
+        const { login } = await import('./login.js');
         exitCode = await login(target, options, cli, interrupt.signal);
       } finally {
         process.off('SIGINT', onSigint);
@@ -202,6 +250,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
     .argument('<target>', 'URL or config name of an HTTP server')
     .option('--config <file>', 'config file with "mcpServers" (default: ./toolwire.json)')
     .action(async (target: string, options: { config?: string }) => {
+      const { logout } = await import('./logout.js');
       exitCode = await logout(target, options, cli);
     });
 
@@ -226,7 +275,8 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
     .option('--dry-run', 'print the JSON that would be added and write nothing')
     .option('--config <file>', 'the toolwire config SERVER names come from (default: ./toolwire.json)')
     .addHelpText('after', '\nExample: toolwire install claude-desktop -- --tools calc,files --root ~/notes')
-    .action((host: string, words: string[], options: InstallOptions) => {
+    .action(async (host: string, words: string[], options: InstallOptions) => {
+      const { install, splitServeArguments } = await import('./install.js');
       const { servers, serveArgs } = splitServeArguments(words, argv);
       exitCode = install(host, servers, serveArgs, options, cli);
     });
@@ -242,22 +292,24 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       collect,
     )
     .action(async (module: string, options: DevOptions) => {
+      const { dev } = await import('./dev.js');
       exitCode = await dev(module, options, { stderr: cli.stderr, cwd: cli.cwd, version });
     });
 
-  addKeysCommand(program, cli, (code) => {
-    exitCode = code;
+  for (const group of COMMAND_GROUPS) {
+    if (group.name !== named) {
+      program.command(group.name).description(group.description);
+      continue;
+    }
+    (await group.load())(program, cli, (code) => {
+      exitCode = code;
+    });
+  }
+  const terms = new Map(COMMAND_GROUPS.map((group) => [group.name, group.term]));
+  const help = new Help();
+  program.configureHelp({
+    subcommandTerm: (command) => terms.get(command.name()) ?? help.subcommandTerm(command),
   });
-  addApprovalsCommand(program, cli, (code) => {
-    exitCode = code;
-  });
-  addPinsCommand(program, cli, (code) => {
-    exitCode = code;
-  });
-  addGatewayCommand(program, cli, (code) => {
-    exitCode = code;
-  });
-
   program
     .command('audit')
     .description('Show the audit trail (newest last), follow it, or check its hash chain with "audit verify"')
@@ -288,6 +340,7 @@ export async function main(argv: readonly string[], io?: Partial<CliIo>): Promis
       const onSigint = (): void => interrupt.abort();
       process.once('SIGINT', onSigint);
       try {
+        const { audit } = await import('./audit.js');
         exitCode = await audit(action, options, cli, interrupt.signal);
       } finally {
         process.off('SIGINT', onSigint);

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { FileOAuthStore, OAuthClient, canonicalResource } from '../client/index.js';
+import { NEEDS_LOGIN } from './errors.js';
 
 export function tokenDirectory(env: NodeJS.ProcessEnv): string {
   const config =
@@ -20,9 +21,6 @@ export function tokenFile(serverUrl: string, env: NodeJS.ProcessEnv): string {
 
 export const tokenStore = (serverUrl: string, env: NodeJS.ProcessEnv): FileOAuthStore =>
   new FileOAuthStore(tokenFile(serverUrl, env));
-
-/** How the stored-token fetch's "log in first" error ends; explain() shows such a message as it is. */
-export const NEEDS_LOGIN = 'run "toolwire login ';
 
 const hasAuthorization = (headers: Readonly<Record<string, string>>): boolean =>
   Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');

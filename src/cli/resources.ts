@@ -2,7 +2,8 @@
 // contents: text as it is, binary noted or saved with --save). Everything a server chose is made safe for the
 // terminal first (threat E1).
 
-import { McpError, type Resource, type ResourceTemplate } from '../client/index.js';
+import type { Resource, ResourceTemplate } from '../client/index.js';
+import { McpError } from '../client/errors.js';
 import { ExitCode, UsageError } from './errors.js';
 import { renderResult } from './output.js';
 import { connect, fail, type CliIo, type CommonOptions, type Connected } from './session.js';

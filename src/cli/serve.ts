@@ -4,8 +4,9 @@ import { Option, type Command } from 'commander';
 import type { Policy } from '../policy/index.js';
 import { McpServer, stderrLogger, type ToolConfig } from '../server/index.js';
 import { HTTP_FIELDS, flagOf, type HttpField } from '../tools/http-config.js';
-import { ConfigError, loadServeConfig } from '../tools/index.js';
-import { listenHttp } from '../transports/http/index.js';
+// Not the tools index: that loads every pack; serve-config loads the packs it serves.
+import { ConfigError } from '../tools/pack.js';
+import { loadServeConfig } from '../tools/serve-config.js';
 import { serveStdio } from '../transports/stdio/index.js';
 import { parseAddress } from './address.js';
 import { listenApprovals, type ApprovalsListening } from './approvals-listener.js';
@@ -160,6 +161,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       await policy?.close();
       return ExitCode.Success;
     }
+    // The HTTP transport loads only for --http: a stdio server (what hosts start at launch) does not pay for it.
+    const { listenHttp } = await import('../transports/http/index.js');
     const listening = await listenHttp(server, { ...loaded.http, ...policy?.http, ...address });
     io.stderr.write(`toolwire: listening on ${listening.url}\n`);
     if (policy !== undefined) io.stderr.write(`toolwire: policy: ${describePolicy(policy)}\n`);

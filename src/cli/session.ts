@@ -2,12 +2,18 @@
 // (every one passes through terminalText: they quote what servers chose).
 
 import { createInterface } from 'node:readline';
-import { McpClient, type ApprovalHook } from '../client/index.js';
+// The client's own files, not its index: list and call over stdio never load the OAuth client. The client itself,
+// the pins and the era memory load in connect(), after a stdio server has been started (see early-start.ts).
+import type { McpClient } from '../client/client.js';
+import { McpError, ProtocolError } from '../client/errors.js';
+import type { ApprovalHook } from '../client/policy.js';
+import type { Transport } from '../protocol/index.js';
+import { startedEarly } from './early-start.js';
 import { UsageError } from './errors.js';
 import { ConnectError, explain } from './explain.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import { terminalText } from './terminal-text.js';
-import { userPins, type UserPins } from './user-pins.js';
+import type { UserPins } from './user-pins.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -49,38 +55,76 @@ export async function connect(
   io: CliIo,
   approve: ApprovalHook | 'always' | undefined,
 ): Promise<Connected> {
-  const target = resolveTarget(targetText, {
+  const timeoutMs = parseTimeout(options.timeout); // a usage error before any server is started
+  const target = await resolveTarget(targetText, {
     headers: options.header ?? [],
     ...(options.config !== undefined && { config: options.config }),
     cwd: io.cwd,
     env: io.env,
   });
-  const trusted = options.trust === true || target.trusted;
-  const pins = userPins(target, io.env, io.cwd);
-  const client = new McpClient(
-    { name: 'toolwire', version: io.version },
-    {
-      timeoutMs: parseTimeout(options.timeout),
-      trusted,
-      logger: { warn: (message) => say(io, `warning: ${message}`) },
-      retry: {
-        onRetry: ({ method, attempt, maxAttempts, delayMs, reason }) =>
-          say(
-            io,
-            `${method} failed (${reason}); retrying in ${delayMs} ms (attempt ${attempt} of ${maxAttempts})`,
-          ),
-      },
-      ...(approve !== undefined && { approve }),
-      ...(pins !== undefined && { pins: pins.hook }),
+  // A stdio server starts now, while the client's modules load below.
+  let early: Transport | undefined = target.url === undefined ? startedEarly(target.create()) : undefined;
+  const loading = Promise.all([
+    import('../client/client.js'),
+    import('./era-memory.js'),
+    import('./user-pins.js'),
+  ]);
+  const [{ McpClient }, { eraMemory }, { pinServerKey, userPins }] = await loading.catch(
+    async (error: unknown) => {
+      await early?.close();
+      throw error;
     },
   );
+  const trusted = options.trust === true || target.trusted;
+  const pins = userPins(target, io.env, io.cwd);
+  // A stdio server that spoke only legacy last time is greeted with initialize at once (no server/discover first).
+  const memory = target.url === undefined ? eraMemory(pinServerKey(target, io.cwd), io.env) : undefined;
+  const open = async (era: 'legacy' | undefined): Promise<McpClient> => {
+    const transport = early ?? target.create(); // the early one for the first try, a new process after
+    early = undefined;
+    let client: McpClient | undefined;
+    try {
+      client = new McpClient(
+        { name: 'toolwire', version: io.version },
+        {
+          timeoutMs,
+          trusted,
+          logger: { warn: (message) => say(io, `warning: ${message}`) },
+          retry: {
+            onRetry: ({ method, attempt, maxAttempts, delayMs, reason }) =>
+              say(
+                io,
+                `${method} failed (${reason}); retrying in ${delayMs} ms (attempt ${attempt} of ${maxAttempts})`,
+              ),
+          },
+          ...(era !== undefined && { era }),
+          ...(approve !== undefined && { approve }),
+          ...(pins !== undefined && { pins: pins.hook }),
+        },
+      );
+      await client.connect(transport);
+      return client;
+    } catch (error) {
+      await (client?.close() ?? transport.close()).catch(() => undefined);
+      throw error;
+    }
+  };
   for (const warning of target.warnings) say(io, `warning: ${warning}`);
+  let client: McpClient;
   try {
-    await client.connect(target.create());
+    try {
+      client = await open(memory?.remembered);
+    } catch (error) {
+      // The server answered but refused the legacy handshake: it changed since; negotiate afresh (a new process).
+      const refused = error instanceof McpError || error instanceof ProtocolError;
+      if (memory?.remembered === undefined || !refused) throw error;
+      memory.settled('modern');
+      client = await open(undefined);
+    }
   } catch (error) {
-    await client.close().catch(() => undefined);
     throw new ConnectError(error, target); // the target's stderr and exit explain why, and it is not returned
   }
+  memory?.settled(client.era);
   return { client, target, trusted, ...(pins !== undefined && { pins }) };
 }
 

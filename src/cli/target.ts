@@ -3,11 +3,9 @@
 
 import { resolve } from 'node:path';
 import type { Transport } from '../protocol/index.js';
-import { HttpClientTransport } from '../transports/http-client/index.js';
 import { StdioClientTransport, inheritedEnvironment, parseCommandLine } from '../transports/stdio/index.js';
 import { notAServerName, readConfig, unknownKeys, type ConfigFile } from './config-file.js';
 import { UsageError } from './errors.js';
-import { storedAuthFetch } from './oauth-tokens.js';
 
 export interface TargetOptions {
   /** Extra HTTP headers, "Name: value". */
@@ -62,14 +60,17 @@ function parseHeaders(lines: readonly string[]): Record<string, string> {
   return headers;
 }
 
-function httpTarget(
+/** The HTTP client transport and the stored-token fetch load only for an http(s) target: stdio ones skip OAuth. */
+async function httpTarget(
   url: string,
   headers: Record<string, string>,
   trusted: boolean,
   env: NodeJS.ProcessEnv,
   warnings: readonly string[] = [],
-): ResolvedTarget {
+): Promise<ResolvedTarget> {
   if (!URL.canParse(url)) throw new UsageError(`${JSON.stringify(url)} is not a valid URL`);
+  const { storedAuthFetch } = await import('./oauth-tokens.js');
+  const { HttpClientTransport } = await import('../transports/http-client/index.js');
   // Tokens from `toolwire login`, unless an Authorization header was given (it wins).
   const fetch = storedAuthFetch(url, headers, env);
   return {
@@ -111,7 +112,7 @@ function stdioTarget(
   };
 }
 
-export function resolveTarget(target: string, options: TargetOptions): ResolvedTarget {
+export async function resolveTarget(target: string, options: TargetOptions): Promise<ResolvedTarget> {
   const cliHeaders = parseHeaders(options.headers);
   if (/^https?:\/\//i.test(target)) return httpTarget(target, cliHeaders, false, options.env);
   const config = readConfig(options.config, options.cwd);
@@ -135,12 +136,12 @@ export function resolveTarget(target: string, options: TargetOptions): ResolvedT
   });
 }
 
-function configuredTarget(
+async function configuredTarget(
   name: string,
   config: ConfigFile,
   cliHeaders: Record<string, string>,
   options: TargetOptions,
-): ResolvedTarget {
+): Promise<ResolvedTarget> {
   const file = config.file ?? config.wanted;
   const entry = config.servers[name];
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {

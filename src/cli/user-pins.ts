@@ -4,7 +4,9 @@
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalResource, type ToolPins } from '../client/index.js';
+// The client's own files, not its index: list and call over stdio never load the OAuth client.
+import { canonicalResource } from '../client/oauth/resource.js';
+import type { ToolPins } from '../client/options.js';
 import { openPinStore, PinBook, type PinStore } from '../gateway/pins/index.js';
 import { shellCommand } from './shell-quote.js';
 import type { ResolvedTarget } from './target.js';

@@ -21,5 +21,4 @@ export const PACKS: Readonly<Record<string, ToolPack<unknown>>> = {
   github: githubPack as ToolPack<unknown>,
 };
 
-/** Served when nothing is chosen: all read-only, rooted at the current directory. */
-export const DEFAULT_PACKS: readonly string[] = ['calc', 'files', 'search', 'csv'];
+export { DEFAULT_PACKS } from './pack-table.js';

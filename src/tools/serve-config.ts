@@ -21,7 +21,7 @@ import {
 import { GATEWAY_SCHEMA } from './gateway-schema.js';
 import { MCP_SERVERS_SCHEMA } from './mcp-servers-schema.js';
 import { ConfigError } from './pack.js';
-import { DEFAULT_PACKS, PACKS } from './packs.js';
+import { DEFAULT_PACKS, PACK_TABLE } from './pack-table.js';
 import { readPolicyConfig, type ServePolicy } from './policy-config.js';
 import { POLICY_SCHEMA } from './policy-schema.js';
 import { Roots } from './roots.js';
@@ -79,9 +79,9 @@ const splitEntries = (entries: readonly string[]): string[] =>
 
 const toolsProblem = (entry: string): string | undefined => {
   const parts = entry.split(',').map((part) => part.trim());
-  return parts.every((part) => Object.hasOwn(PACKS, part) || (part !== '' && isModulePath(part)))
+  return parts.every((part) => Object.hasOwn(PACK_TABLE, part) || (part !== '' && isModulePath(part)))
     ? undefined
-    : `must name packs (${Object.keys(PACKS).join(', ')}) or modules like "./my-tools.js", separated by commas`;
+    : `must name packs (${Object.keys(PACK_TABLE).join(', ')}) or modules like "./my-tools.js", separated by commas`;
 };
 
 /**
@@ -139,8 +139,8 @@ export function readServeConfig(raw: unknown, file: string): ServeConfig {
   }
   const packs = read
     .describe('packs', 'Settings of each built-in pack.')
-    .section('packs', Object.keys(PACKS));
-  for (const [name, pack] of Object.entries(PACKS)) {
+    .section('packs', Object.keys(PACK_TABLE));
+  for (const [name, pack] of Object.entries(PACK_TABLE)) {
     result.packs[name] = pack.parseConfig(packs.raw(name), packs.name(name));
   }
   return result;
@@ -248,10 +248,11 @@ export async function loadServeConfig(settings: ServeSettings): Promise<{
       tools.push(...(await loadModule(entry, settings.cwd)));
       continue;
     }
-    const pack = PACKS[entry];
+    // Only the packs served are loaded; an own-property check, so that a name like toString is unknown too.
+    const pack = Object.hasOwn(PACK_TABLE, entry) ? await PACK_TABLE[entry]?.load() : undefined;
     if (pack === undefined) {
       throw new ConfigError(
-        `unknown tool pack "${entry}"; packs: ${Object.keys(PACKS).join(', ')} (or a module path like ./my-tools.js)`,
+        `unknown tool pack "${entry}"; packs: ${Object.keys(PACK_TABLE).join(', ')} (or a module path like ./my-tools.js)`,
       );
     }
     const created = pack.create(file.packs[entry], { roots, logger: settings.logger, timeouts });

@@ -54,7 +54,7 @@ const STARTUP_CASES: readonly StartupCase[] = [
     name: 'an unknown top-level key',
     config: { tool: ['calc'] },
     message: () =>
-      'toolwire: config has an unknown key "tool"; allowed keys: tools, roots, refuseHardLinks, timeouts, packs, http, policy, mcpServers, $schema',
+      'toolwire: config has an unknown key "tool"; allowed keys: tools, roots, refuseHardLinks, timeouts, packs, http, policy, mcpServers, gateway, $schema',
   },
   {
     name: 'an unknown pack name in packs',

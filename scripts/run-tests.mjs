@@ -29,6 +29,11 @@ const selected = (
   filter.length ? files.filter((f) => filter.some((part) => f.includes(part))) : files
 ).filter((f) => !excluded.some((part) => f.includes(part)));
 selected.sort();
+if (selected.length === 0) {
+  // node --test without files would discover on its own, fixtures (servers that wait on stdin) included.
+  console.error(`run-tests: no test file matches ${filter.map((part) => JSON.stringify(part)).join(', ')}`);
+  process.exit(2);
+}
 // Hermetic: the CLI children the tests start keep what they remember (login tokens, tool pins) in a configuration
 // directory of this run, never the developer's ~/.config; and `toolwire list/call` do not pin tools unless a test
 // turns pinning on (test/cli-pins.test.ts does), so one server's tools changing between two tests warns no one.

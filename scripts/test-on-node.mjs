@@ -22,24 +22,10 @@ import { fileURLToPath } from 'node:url';
 const PINNED = { 22: '22.23.3', 24: '24.21.0' };
 /**
  * Test files left out on a line, with the defect that makes them fail there: printed on every run, never silent.
- * Node 24: better-sqlite3 (12.11.1) aborts the process in a statement's finalizer during garbage collection
- * (`RemoveEnvironmentCleanupHook: Assertion (env) != nullptr`) in these test processes (the CLI's one only at
- * times: `--follow`); the PostgreSQL audit tests, `serve` with a SQLite trail and the examples pass on Node 24.
+ * None today. (Node 24's better-sqlite3 finalizer abort, which left the SQLite tests out, is avoided by never letting
+ * a statement become garbage: src/policy/audit/sqlite-keep.ts.)
  */
-const KNOWN_DEFECTS = {
-  24: {
-    // The pin store's tests (src/gateway/pins, `toolwire pins`) use the same package the same way: same defect.
-    files: [
-      'test/policy-audit.test.ts',
-      'test/policy-audit-crash.test.ts',
-      'test/cli-audit.test.ts',
-      'src/policy/audit/sqlite-checkpointer.test.ts',
-      'src/gateway/pins/sqlite-store.test.ts',
-      'test/cli-pins.test.ts',
-    ],
-    why: 'better-sqlite3 12.11.1 aborts in a statement finalizer under Node 24 (SQLite audit and pin stores; see docs/architecture.md)',
-  },
-};
+const KNOWN_DEFECTS = {};
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PREFIX = join(ROOT, 'node_modules', '.cache', 'toolwire-node');
 const INSTALL_TIMEOUT_MS = 10 * 60_000;

@@ -11,6 +11,7 @@ import type { ServerPinStore } from './server-types.js';
 import { MAX_SERVER_RECORDS } from './server-types.js';
 import { SERVERS_TABLE, serverTable } from './sqlite-servers.js';
 import type { Database } from './sqlite-types.js';
+import { keepStatements } from '../../policy/audit/sqlite-keep.js';
 import { MAX_PIN_RECORDS, PinError, type PinRecord, type PinStore } from './types.js';
 
 type DatabaseConstructor = new (
@@ -57,6 +58,10 @@ const COLUMNS =
   'server, tool, digest, definition, state, first_seen, changed_at, pending_digest, pending_definition';
 
 /** Why a directory may not hold the store, or undefined: whoever may write it can swap the file for their own. */
+/** The file's schema version (PRAGMA user_version), read through a kept statement (see sqlite-keep). */
+const userVersion = (db: Database): number =>
+  (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+
 function directoryProblem(directory: string): string | undefined {
   if (process.platform === 'win32') return undefined; // no POSIX modes there
   const stats = statSync(directory);
@@ -98,7 +103,7 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
   const Sqlite = load();
   let db: Database;
   try {
-    db = new Sqlite(file, { fileMustExist: true, timeout: 5_000 });
+    db = keepStatements(new Sqlite(file, { fileMustExist: true, timeout: 5_000 }));
   } catch (error) {
     throw new PinError('store', `cannot open the pin store ${file}: ${(error as Error).message}`);
   }
@@ -109,9 +114,9 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
   };
   process.once('exit', onExit);
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    const version = db.pragma('user_version', { simple: true }) as number;
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    const version = userVersion(db);
     if (version > PIN_SCHEMA_VERSION) {
       throw new PinError(
         'store',
@@ -131,7 +136,7 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
     } else if (version === 1) {
       // Forward, in one transaction: a second process opening the file meanwhile sees version 1 or 2, never half.
       db.transaction(() => {
-        if ((db.pragma('user_version', { simple: true }) as number) !== 1) return;
+        if (userVersion(db) !== 1) return;
         db.exec(`${SERVERS_TABLE} PRAGMA user_version = ${PIN_SCHEMA_VERSION};`);
       })();
     }

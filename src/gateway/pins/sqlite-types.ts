@@ -7,7 +7,6 @@ export interface Statement {
 }
 
 export interface Database {
-  pragma(source: string, options?: { simple: boolean }): unknown;
   exec(source: string): void;
   prepare(source: string): Statement;
   transaction<T>(run: () => T): () => T;

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { GENESIS_HASH, chainEntries } from './chain.js';
 import { Checkpointer, WRITER_CHECKPOINT_PAGES } from './sqlite-checkpointer.js';
+import { keepStatements } from './sqlite-keep.js';
 import { COLUMN_LIST, COLUMNS, columnDefinitions, filterSql, fromRow, rowValues } from './columns.js';
 import type { AuditEntry, AuditFilter, AuditRecord, AuditStore, ChainHead, PruneRule } from './types.js';
 
@@ -15,7 +16,6 @@ interface Statement {
   all(...params: unknown[]): unknown[];
 }
 interface Database {
-  pragma(source: string): unknown;
   exec(source: string): void;
   prepare(source: string): Statement;
   transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate: (...args: A) => R };
@@ -85,7 +85,7 @@ export class SqliteAuditStore implements AuditStore {
       chmodSync(file, 0o600);
     }
     const Sqlite = load();
-    const db = new Sqlite(file, { fileMustExist: true, timeout: 5_000 });
+    const db = keepStatements(new Sqlite(file, { fileMustExist: true, timeout: 5_000 }));
     this.#db = db;
     // A database still open when the process exits is closed while Node's environment is alive: left to the
     // garbage collector, its statements' finalizers run after teardown and abort the process on Node 24.
@@ -93,8 +93,8 @@ export class SqliteAuditStore implements AuditStore {
       if (db.open) db.close();
     };
     process.once('exit', this.#onExit);
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     if (options.mustExist !== true) {
       db.exec(
         `CREATE TABLE IF NOT EXISTS audit (${columnDefinitions('INTEGER', 'REAL')});
@@ -111,7 +111,7 @@ export class SqliteAuditStore implements AuditStore {
     );
     // Checkpoints move to a thread of their own; the writer's threshold stays, raised, as the bound on the WAL.
     const background = options.mustExist !== true && options.checkpoint !== 'inline';
-    if (background) db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+    if (background) db.exec(`PRAGMA wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
     this.#checkpointer = background
       ? new Checkpointer(file, options.onCheckpointError ?? (() => undefined))
       : undefined;
@@ -162,9 +162,10 @@ export class SqliteAuditStore implements AuditStore {
 
   async query(filter: AuditFilter): Promise<AuditRecord[]> {
     const { where, order, limit, params } = filterSql(filter, () => '?');
+    // LIMIT as a parameter: one statement per filter shape, reused (sqlite-keep keeps every statement).
     const rows = this.#db
-      .prepare(`SELECT ${COLUMN_LIST} FROM audit ${where} ORDER BY id ${order} LIMIT ${limit}`)
-      .all(...params) as Record<string, unknown>[];
+      .prepare(`SELECT ${COLUMN_LIST} FROM audit ${where} ORDER BY id ${order} LIMIT ?`)
+      .all(...params, limit) as Record<string, unknown>[];
     const records = rows.map(fromRow);
     return order === 'DESC' ? records.reverse() : records;
   }

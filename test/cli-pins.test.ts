@@ -2,7 +2,6 @@
 // servers (C8: a held server's full command shown before approving), the gateway not starting a server added after
 // its first run until `toolwire pins approve` (C8), and the warning `toolwire list` and `call` give when a server's
 // tool changed since they last saw it (the user's store, C2).
-// Left out on Node 24 (better-sqlite3 finalizer abort, scripts/test-on-node.mjs KNOWN_DEFECTS).
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

@@ -1,7 +1,6 @@
 // The SQLite pin store: a quarantine survives a restart (C2), the file is private, a directory anyone may write is
 // refused, a store of a newer schema is refused, and the store is bounded; its server table (C8): a version 1 file
-// migrated forward, a held server kept across restarts until the CLI approves it. Left out on Node 24 (better-sqlite3
-// finalizer abort, scripts/test-on-node.mjs KNOWN_DEFECTS).
+// migrated forward, a held server kept across restarts until the CLI approves it.
 
 import assert from 'node:assert/strict';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';

@@ -24,6 +24,7 @@ import { ExitCode } from './errors.js';
 import { addHttpFlags } from './serve.js';
 import { keepStdoutForProtocol } from './stdout-guard.js';
 import { renderTable } from './table.js';
+import { waitForSignal } from './wait-for-signal.js';
 
 export interface GatewayCommandOptions {
   stdio?: boolean;
@@ -87,17 +88,6 @@ function httpFlags(options: GatewayCommandOptions): Map<string, string[]> {
   }
   return flags;
 }
-
-const waitForSignal = (): Promise<void> =>
-  new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
 
 export async function runGateway(options: GatewayCommandOptions, io: GatewayIo): Promise<number> {
   if (options.stdio === true && options.http !== undefined) {

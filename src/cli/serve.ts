@@ -12,6 +12,7 @@ import { parseAddress } from './address.js';
 import { listenApprovals, type ApprovalsListening } from './approvals-listener.js';
 import { ExitCode } from './errors.js';
 import { keepStdoutForProtocol } from './stdout-guard.js';
+import { waitForSignal } from './wait-for-signal.js';
 
 export interface ServeOptions {
   stdio?: boolean;
@@ -93,17 +94,6 @@ function describePolicy(policy: Policy): string {
   if (policy.telemetry !== undefined) parts.push('traces');
   return parts.join(', ');
 }
-
-const waitForSignal = (): Promise<void> =>
-  new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
 
 /** Runs until the transport ends (stdio) or the process is told to stop (HTTP). Returns the exit code. */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<number> {

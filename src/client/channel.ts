@@ -27,8 +27,10 @@ import {
   RequestAbortedError,
   RequestTimeoutError,
 } from './errors.js';
-import type { InputHandlers } from './input.js';
+import { inputOwnerOf, type InputOwner } from './input-owner.js';
 import { retryDelay, transientFailure, type RetryPolicy } from './retry.js';
+
+export type { InputOwner } from './input-owner.js';
 
 export interface Progress {
   progress: number;
@@ -62,12 +64,6 @@ export interface RequestOptions {
   input?: InputOwner;
 }
 
-/** A request that may be asked for input: its own handlers (else the client's) and the signal that ends it. */
-export interface InputOwner {
-  handlers: InputHandlers | undefined;
-  signal: AbortSignal | undefined;
-}
-
 interface Pending {
   method: string;
   resolve(result: JsonObject): void;
@@ -82,7 +78,7 @@ interface Pending {
   retryTimer: NodeJS.Timeout | undefined;
 }
 
-/** A request the server sent; `owner` is the request of ours it belongs to, when that is known (see #ownerOf). */
+/** A request the server sent; `owner` is the request of ours it belongs to, when that is known (inputOwnerOf). */
 export type ServerRequestHandler = (
   request: JsonRpcRequest,
   owner: InputOwner | undefined,
@@ -322,7 +318,7 @@ export class Channel {
         this.#notification(message.message.method, message.message.params);
         return;
       case 'request':
-        void this.#serverRequest(message.message, this.#ownerOf(extra));
+        void this.#serverRequest(message.message, inputOwnerOf(this.#pending, extra?.relatedRequestId));
         return;
     }
   }
@@ -365,24 +361,6 @@ export class Channel {
       return;
     }
     this.onnotification?.(method, params);
-  }
-
-  /**
-   * Which of our requests a server→client request belongs to. Streamable HTTP says so (the response stream it came
-   * on); stdio and the standalone stream do not, so there it is the one request in flight that may be asked for
-   * input, if there is exactly one; with none or several it is nobody's (the client-wide handlers answer), since
-   * guessing would hand one call's question to another call's user.
-   */
-  #ownerOf(extra: MessageExtra | undefined): InputOwner | undefined {
-    const related = extra?.relatedRequestId;
-    if (related !== undefined) return this.#pending.get(related)?.options.input;
-    let owner: InputOwner | undefined;
-    for (const pending of this.#pending.values()) {
-      if (pending.options.input === undefined) continue;
-      if (owner !== undefined) return undefined;
-      owner = pending.options.input;
-    }
-    return owner;
   }
 
   async #serverRequest(request: JsonRpcRequest, owner: InputOwner | undefined): Promise<void> {

@@ -8,6 +8,7 @@ import { ConfigReader } from '../tools/config-reader.js';
 import { GATEWAY_BOUNDS } from '../tools/gateway-schema.js';
 import { httpSectionReader, readHttpSection, type HttpValues } from '../tools/http-config.js';
 import { ConfigError } from '../tools/pack.js';
+import { TOP_KEYS } from '../tools/serve-config.js';
 import { readPolicyConfig, type ServePolicy } from '../tools/policy-config.js';
 import { checkOverrides, checkServerName, type ToolOverride } from './naming/index.js';
 import type { ListingLimits, PoisoningMode } from './scan/index.js';
@@ -37,19 +38,6 @@ export interface GatewayConfig {
   http: HttpValues;
 }
 
-/** Every top-level key of toolwire.json: the gateway reads its own and leaves `toolwire serve`'s alone. */
-const TOP_KEYS = [
-  'tools',
-  'roots',
-  'refuseHardLinks',
-  'timeouts',
-  'packs',
-  'http',
-  'policy',
-  'mcpServers',
-  'gateway',
-  '$schema',
-];
 const GATEWAY_KEYS = [
   'name',
   'pins',

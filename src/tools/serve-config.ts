@@ -43,7 +43,8 @@ export interface ServeConfig {
   policy?: ServePolicy;
 }
 
-const TOP_KEYS = [
+/** Every top-level key of toolwire.json, which `toolwire serve` and `toolwire gateway` share (each reads its own). */
+export const TOP_KEYS: readonly string[] = [
   'tools',
   'roots',
   'refuseHardLinks',

@@ -5,6 +5,7 @@
 
 import type { Tool } from '../../protocol/index.js';
 import { definitionDigest, pinnedDefinition, prettyDefinition } from './digest.js';
+import { checkExpectedDigest, shortDigest } from './approve-digest.js';
 import { unifiedDiff } from './diff.js';
 import { PinError, type PinRecord, type PinStore, type PinVerdict } from './types.js';
 
@@ -22,8 +23,6 @@ export interface PinBookOptions {
 export const pinName = (server: string, tool: string): string =>
   /^[A-Za-z0-9_-]+$/.test(server) && !server.includes('___') ? `${server}___${tool}` : `${server} ${tool}`;
 
-const short = (digest: string): string => (digest === '' ? 'none' : digest.slice(0, 12));
-
 /** The diff an admin reads: approved definition (or nothing) → pending one, as indented canonical JSON. */
 export function recordDiff(record: PinRecord): string | undefined {
   if (record.state !== 'quarantined' || record.pending === undefined) return undefined;
@@ -31,12 +30,12 @@ export function recordDiff(record: PinRecord): string | undefined {
   const before = record.digest === '' ? '' : prettyDefinition(record.definition);
   const after = prettyDefinition(record.pending.definition);
   const diff = unifiedDiff(before, after, {
-    oldLabel: `${name} approved (sha256 ${short(record.digest)})`,
-    newLabel: `${name} served now (sha256 ${short(record.pending.digest)})`,
+    oldLabel: `${name} approved (sha256 ${shortDigest(record.digest)})`,
+    newLabel: `${name} served now (sha256 ${shortDigest(record.pending.digest)})`,
   });
   // Changed, then changed back: what is served is the approved definition again, yet the quarantine holds.
   return diff === ''
-    ? `${name}: served as approved again (sha256 ${short(record.digest)}); it changed in between, so it stays quarantined until approved`
+    ? `${name}: served as approved again (sha256 ${shortDigest(record.digest)}); it changed in between, so it stays quarantined until approved`
     : diff;
 }
 
@@ -129,18 +128,7 @@ export class PinBook {
         `${name} is not quarantined: its pinned definition is the one served`,
       );
     }
-    if (expectedDigest !== undefined && !/^[0-9a-f]{8,64}$/i.test(expectedDigest)) {
-      throw new PinError(
-        'digest-mismatch',
-        `a digest is 8 to 64 hex digits (the start of the sha256 the diff shows); got ${JSON.stringify(expectedDigest.slice(0, 80))}`,
-      );
-    }
-    if (expectedDigest !== undefined && !record.pending.digest.startsWith(expectedDigest.toLowerCase())) {
-      throw new PinError(
-        'digest-mismatch',
-        `${name} changed again: its pending definition is sha256 ${short(record.pending.digest)}, not ${expectedDigest}; read the diff again`,
-      );
-    }
+    checkExpectedDigest(name, 'pending', record.pending.digest, expectedDigest);
     const approved: PinRecord = {
       server,
       tool,

@@ -5,6 +5,7 @@
 // CLI (another process) counts at the next start.
 
 import type { UpstreamConfig } from '../upstream/index.js';
+import { checkExpectedDigest, shortDigest } from './approve-digest.js';
 import { unifiedDiff } from './diff.js';
 import {
   launchDefinition,
@@ -42,8 +43,6 @@ export type ServerVerdict =
       diff: string;
     };
 
-const short = (digest: string): string => (digest === '' ? 'none' : digest.slice(0, 12));
-
 /** Why a held record is held: never approved, changed, or back after a removal. */
 export function heldWhy(record: ServerPinRecord): 'new' | 'changed' | 're-added' {
   if (record.digest === '') return 'new';
@@ -55,11 +54,11 @@ export function serverDiff(record: ServerPinRecord): string | undefined {
   if (record.state !== 'held' || record.pending === undefined) return undefined;
   const before = record.digest === '' ? '' : prettyLaunch(record.definition);
   const diff = unifiedDiff(before, prettyLaunch(record.pending.definition), {
-    oldLabel: `${record.server} approved (sha256 ${short(record.digest)})`,
-    newLabel: `${record.server} configured now (sha256 ${short(record.pending.digest)})`,
+    oldLabel: `${record.server} approved (sha256 ${shortDigest(record.digest)})`,
+    newLabel: `${record.server} configured now (sha256 ${shortDigest(record.pending.digest)})`,
   });
   if (diff !== '') return diff;
-  return `${record.server}: configured as approved (sha256 ${short(record.digest)}), but it was removed from the config at ${record.removedAt ?? 'some time'} and added again, so it is held until approved`;
+  return `${record.server}: configured as approved (sha256 ${shortDigest(record.digest)}), but it was removed from the config at ${record.removedAt ?? 'some time'} and added again, so it is held until approved`;
 }
 
 export class ServerPinBook {
@@ -172,18 +171,7 @@ export class ServerPinBook {
           : `${server} is not held: its pinned definition is the one configured`,
       );
     }
-    if (expectedDigest !== undefined && !/^[0-9a-f]{8,64}$/i.test(expectedDigest)) {
-      throw new PinError(
-        'digest-mismatch',
-        `a digest is 8 to 64 hex digits (the start of the sha256 the diff shows); got ${JSON.stringify(expectedDigest.slice(0, 80))}`,
-      );
-    }
-    if (expectedDigest !== undefined && !record.pending.digest.startsWith(expectedDigest.toLowerCase())) {
-      throw new PinError(
-        'digest-mismatch',
-        `${server} changed again: its configured definition is sha256 ${short(record.pending.digest)}, not ${expectedDigest}; read the diff again`,
-      );
-    }
+    checkExpectedDigest(server, 'configured', record.pending.digest, expectedDigest);
     const approved: ServerPinRecord = {
       server,
       digest: record.pending.digest,

@@ -11,10 +11,24 @@ export interface AbortHook {
   onAbort(listener: (reason: unknown) => void): void;
 }
 
+/**
+ * One listener, linked to the one added before it. A class, not an array literal: V8 may decide to allocate an
+ * array literal's arrays straight in the old generation (allocation-site pretenuring) once it has seen them live
+ * long, and an old array holding a request's listeners keeps the whole request alive through every young-generation
+ * collection after the request ended. Class instances are never pretenured that way.
+ */
+class Listener {
+  constructor(
+    readonly run: (reason: unknown) => void,
+    readonly before: Listener | undefined,
+  ) {}
+}
+
 export class Cancellation implements AbortHook {
   #aborted = false;
   #reason: unknown = undefined;
-  #listeners: Array<(reason: unknown) => void> | undefined;
+  /** The newest listener (they run oldest first). */
+  #listeners: Listener | undefined;
   #controller: AbortController | undefined;
 
   get aborted(): boolean {
@@ -36,7 +50,7 @@ export class Cancellation implements AbortHook {
 
   onAbort(listener: (reason: unknown) => void): void {
     if (this.#aborted) listener(this.#reason);
-    else (this.#listeners ??= []).push(listener);
+    else this.#listeners = new Listener(listener, this.#listeners);
   }
 
   /**
@@ -47,9 +61,13 @@ export class Cancellation implements AbortHook {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason;
-    const listeners = this.#listeners;
+    let newest = this.#listeners;
     this.#listeners = undefined;
-    if (listeners !== undefined) for (const listener of listeners) listener(reason);
+    if (newest !== undefined) {
+      const inOrder: Array<(reason: unknown) => void> = [];
+      for (; newest !== undefined; newest = newest.before) inOrder.push(newest.run);
+      for (let i = inOrder.length - 1; i >= 0; i--) inOrder[i]!(reason);
+    }
     this.#controller?.abort(reason);
   }
 }

@@ -70,6 +70,15 @@ export interface ConnectionHost {
   closed(connection: ServerConnection): void;
 }
 
+/**
+ * A request in flight as the id map holds it, cleared when the request ends: V8 keeps each table a Map outgrows
+ * reachable from the next one, with what it held (see protocol/live-list.ts), so a table left behind then holds
+ * this small box and not the request.
+ */
+class InFlight {
+  constructor(public scope: RequestScope | undefined) {}
+}
+
 export class ServerConnection implements IntakeLink {
   readonly #host: ConnectionHost;
   readonly #transport: Transport | undefined;
@@ -77,7 +86,7 @@ export class ServerConnection implements IntakeLink {
   readonly allowsLegacy: boolean;
   readonly caller: Caller;
   readonly transport: TransportFacts;
-  readonly #inflight = new Map<RequestId, RequestScope>();
+  readonly #inflight = new Map<RequestId, InFlight>();
   readonly #outgoing = new Map<RequestId, PendingRequest>();
   #nextOutgoingId = 0;
   #closed = false;
@@ -265,11 +274,14 @@ export class ServerConnection implements IntakeLink {
 
   /** Tracks a request whose handler runs asynchronously, so that it can be cancelled. */
   track(scope: RequestScope): void {
-    if (!this.#shared) this.#inflight.set(scope.id, scope);
+    if (!this.#shared) this.#inflight.set(scope.id, new InFlight(scope));
   }
 
   untrack(scope: RequestScope): void {
-    if (this.#inflight.get(scope.id) === scope) this.#inflight.delete(scope.id);
+    const entry = this.#inflight.get(scope.id);
+    if (entry?.scope !== scope) return;
+    entry.scope = undefined;
+    this.#inflight.delete(scope.id);
   }
 
   #notification(method: string, params: JsonObject | undefined): void {
@@ -277,8 +289,9 @@ export class ServerConnection implements IntakeLink {
       case Notification.Cancelled: {
         const target = params?.requestId;
         if (typeof target !== 'string' && typeof target !== 'number') return; // invalid cancellations are ignored
-        const scope = this.#inflight.get(target);
-        if (scope === undefined) return;
+        const entry = this.#inflight.get(target);
+        const scope = entry?.scope;
+        if (entry === undefined || scope === undefined) return;
         const live = !scope.done && !scope.cancelled;
         scope.cancel(params?.reason ?? 'cancelled by the client');
         // A cancelled request is never answered: a batch holding it is answered without it.
@@ -288,6 +301,7 @@ export class ServerConnection implements IntakeLink {
           else this.#unanswered(scope.extra);
         }
         // The id is free again at once: the cancelled call sends nothing more, whenever its handler unwinds.
+        entry.scope = undefined;
         this.#inflight.delete(target);
         return;
       }
@@ -359,7 +373,8 @@ export class ServerConnection implements IntakeLink {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const scope of this.#inflight.values()) scope.cancel(new Error('connection closed'));
+    for (const scope of this.inflight()) scope.cancel(new Error('connection closed'));
+    for (const entry of this.#inflight.values()) entry.scope = undefined;
     this.#inflight.clear();
     for (const pending of this.#outgoing.values())
       pending.reject(new ToolError('The client connection closed'));
@@ -369,7 +384,9 @@ export class ServerConnection implements IntakeLink {
   }
 
   /** All requests in flight (the server ends subscriptions and aborts calls on shutdown). */
-  inflight(): IterableIterator<RequestScope> {
-    return this.#inflight.values();
+  inflight(): RequestScope[] {
+    const scopes: RequestScope[] = [];
+    for (const entry of this.#inflight.values()) if (entry.scope !== undefined) scopes.push(entry.scope);
+    return scopes;
   }
 }

@@ -4,6 +4,7 @@
 
 import { ErrorCode } from '../../jsonrpc/index.js';
 import { ANONYMOUS_CALLER, type Caller } from '../../protocol/index.js';
+import { LiveList } from '../../protocol/live-list.js';
 import type { McpServer } from '../../server/index.js';
 import { authenticateRequest } from './authenticate.js';
 import { BodyBudget } from './body-budget.js';
@@ -37,7 +38,7 @@ export class HttpCore {
       },
       sessions:
         options.legacy === undefined ? undefined : new SessionRegistry(options.legacy, options.logger),
-      channels: new Set(),
+      channels: new LiveList(),
     };
   }
 
@@ -69,7 +70,7 @@ export class HttpCore {
   /** Stops taking requests, ends the ones in flight and every session. The McpServer itself stays open. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const channel of [...this.context.channels]) channel.abort('the server is shutting down');
+    for (const channel of this.context.channels.items()) channel.abort('the server is shutting down');
     this.context.sessions?.closeAll();
   }
 

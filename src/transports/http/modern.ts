@@ -84,10 +84,10 @@ export function handleModernPost(
     },
     onClientGone: 'cancel',
     onFinish: () => {
-      channels.delete(channel);
+      channels.remove(place);
     },
   });
-  channels.add(channel);
+  const place = channels.add(channel);
   // Already classified by handlePost: the connection does not judge the message a second time.
   connection.receiveMessage(message, {
     abort: channel.cancellation,

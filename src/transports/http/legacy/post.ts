@@ -97,12 +97,12 @@ function answer(
     },
     onClientGone: 'keep',
     onFinish: () => {
-      channels.delete(channel);
-      session.done(channel);
+      channels.remove(place);
+      session.done(sessionPlace);
     },
   });
-  channels.add(channel);
-  session.begin(channel);
+  const place = channels.add(channel);
+  const sessionPlace = session.begin(channel);
   const extra: MessageExtra = {
     abort: channel.cancellation,
     reply: (message, sent) => {

@@ -1,6 +1,7 @@
 // A legacy Streamable HTTP session (2025-03-26 … 2025-11-25): its ServerConnection, and the transport that
 // puts unsolicited messages on the standalone GET stream. Each POST's messages go through its own reply.
 
+import { LiveList, type LiveNode } from '../../../protocol/live-list.js';
 import type { Caller, SendOptions, Transport } from '../../../protocol/index.js';
 import type { McpServer, ServerConnection } from '../../../server/index.js';
 import type { SseWriter } from '../sse.js';
@@ -22,7 +23,8 @@ export class LegacySession implements Transport, ManagedSession {
   readonly #maxEvents: number;
   readonly #onEnded: (session: LegacySession) => void;
   /** Requests of this session still being answered; ended with the session. */
-  readonly #requests = new Set<{ abort(reason: string): void }>();
+  /** A LiveList, not a Set: see protocol/live-list.ts. */
+  readonly #requests = new LiveList<{ abort(reason: string): void }>();
   #nextKey = 0;
   #lastSeen = Date.now();
   #ended = false;
@@ -89,14 +91,14 @@ export class LegacySession implements Transport, ManagedSession {
   }
 
   /** A request of this session starts being answered. */
-  begin(request: { abort(reason: string): void }): void {
-    this.#requests.add(request);
+  begin(request: { abort(reason: string): void }): LiveNode<{ abort(reason: string): void }> {
     this.#lastSeen = Date.now();
+    return this.#requests.add(request);
   }
 
-  /** …and is done. */
-  done(request: { abort(reason: string): void }): void {
-    this.#requests.delete(request);
+  /** …and is done (`place` is what begin() returned). */
+  done(place: LiveNode<{ abort(reason: string): void }>): void {
+    this.#requests.remove(place);
     this.#lastSeen = Date.now();
   }
 
@@ -129,7 +131,7 @@ export class LegacySession implements Transport, ManagedSession {
   #cleanUp(): void {
     if (this.#ended) return;
     this.#ended = true;
-    for (const request of [...this.#requests]) request.abort('the session ended');
+    for (const request of this.#requests.items()) request.abort('the session ended');
     this.#requests.clear();
     this.standalone.close();
     for (const stream of this.#streams.values()) stream.close();

@@ -5,10 +5,17 @@ import { ErrorCode } from '../../jsonrpc/index.js';
 import { Denial } from '../../server/index.js';
 import type { AuditEntry, AuditStore, PruneRule } from './types.js';
 
-interface Pending {
-  readonly entry: AuditEntry;
-  resolve(): void;
-  reject(error: unknown): void;
+/**
+ * A call waiting for its record. A class, not an object literal: V8 may pretenure a literal's objects (allocate them in
+ * the old generation) after seeing them live across a collection, and an old Pending holds its call's whole request
+ * through resolve() until the next full collection (see protocol/live-list.ts for what that costs).
+ */
+class Pending {
+  constructor(
+    readonly entry: AuditEntry,
+    readonly resolve: () => void,
+    readonly reject: (error: unknown) => void,
+  ) {}
 }
 
 export interface WriterLimits {
@@ -73,7 +80,7 @@ export class AuditWriter {
   /** Resolves once the entry is stored (in the batch of this turn), rejects with the store's error. */
   write(entry: AuditEntry): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ entry, resolve, reject });
+      this.#queue.push(new Pending(entry, resolve, reject));
       this.#schedule();
     });
   }

@@ -5,7 +5,7 @@ import { ErrorCode, RpcError, isJsonObject, type JsonObject } from '../jsonrpc/i
 import type { CallToolResult } from '../protocol/index.js';
 import { formatIssues, type ValidationResult } from '../schema/index.js';
 import { ToolError, newReference } from './errors.js';
-import { execute, type Execution } from './execute.js';
+import { RunSpec, execute, type Execution } from './execute.js';
 import { declaresTasks, missingTasksCapability } from './tasks/task-manager.js';
 import { taskSupport } from './tool-definition.js';
 import { InputRequiredSignal } from './input.js';
@@ -67,19 +67,23 @@ export async function callTool(scope: RequestScope): Promise<object | undefined>
     if (server.inputErrors === 'protocol') throw new RpcError(ErrorCode.InvalidParams, message);
     return fitToRevision(errorResult(message), revision);
   }
-  const execution = await execute(scope, {
-    binding: `tool:${record.name}`,
-    args,
-    timeoutMs: record.config.timeoutMs ?? server.defaultTimeoutMs,
-    run: (ctx) => record.config.handler(checked.value as never, ctx),
-    ...(asTask && {
-      task: {
-        immediately: support.start === 'immediately',
-        timeoutMs: record.config.timeoutMs ?? server.taskTimeoutMs,
-        settle: async (ended: Execution) => (await settle(scope, record, ended)) ?? errorResult('cancelled'),
-      },
-    }),
-  });
+  const execution = await execute(
+    scope,
+    new RunSpec(
+      `tool:${record.name}`,
+      args,
+      record.config.timeoutMs ?? server.defaultTimeoutMs,
+      (ctx) => record.config.handler(checked.value as never, ctx),
+      asTask
+        ? {
+            immediately: support.start === 'immediately',
+            timeoutMs: record.config.timeoutMs ?? server.taskTimeoutMs,
+            settle: async (ended: Execution) =>
+              (await settle(scope, record, ended)) ?? errorResult('cancelled'),
+          }
+        : undefined,
+    ),
+  );
   switch (execution.kind) {
     case 'cancelled':
       return undefined; // the client cancelled or went away: no reply

@@ -39,6 +39,33 @@ export interface ExecuteOptions {
   task?: TaskOptions;
 }
 
+/**
+ * ExecuteOptions as a class, which is how the handlers pass them. An object literal here would be an allocation site
+ * V8 may pretenure once it has seen its objects outlive a young collection; an old one would keep `run`, and with it
+ * the whole request, alive through every young collection until a full one (see protocol/live-list.ts).
+ */
+export class RunSpec implements ExecuteOptions {
+  readonly binding: string;
+  readonly args: unknown;
+  readonly timeoutMs: number;
+  readonly run: (ctx: ToolContext) => unknown;
+  readonly task?: TaskOptions;
+
+  constructor(
+    binding: string,
+    args: unknown,
+    timeoutMs: number,
+    run: (ctx: ToolContext) => unknown,
+    task?: TaskOptions,
+  ) {
+    this.binding = binding;
+    this.args = args;
+    this.timeoutMs = timeoutMs;
+    this.run = run;
+    if (task !== undefined) this.task = task;
+  }
+}
+
 /** A legacy broker: each input request becomes a JSON-RPC request to the client over the connection. */
 class LegacyInputBroker implements InputBroker {
   readonly #scope: RequestScope;

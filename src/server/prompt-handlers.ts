@@ -3,7 +3,7 @@
 import { ErrorCode, RpcError, isJsonObject } from '../jsonrpc/index.js';
 import { CONTENT_TYPES, type GetPromptResult, type PromptMessage } from '../protocol/index.js';
 import { newReference } from './errors.js';
-import { execute, protocolOutcome } from './execute.js';
+import { RunSpec, execute, protocolOutcome } from './execute.js';
 import type { PromptRecord } from './prompts.js';
 import type { RequestScope } from './request-scope.js';
 
@@ -56,12 +56,12 @@ export async function getPrompt(scope: RequestScope): Promise<object | undefined
   if (record === undefined)
     throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: "${name}"`, { name });
   const args = readArguments(record, scope.params?.arguments);
-  const execution = await execute(scope, {
-    binding: `prompt:${name}`,
-    args,
-    timeoutMs: record.config.timeoutMs ?? scope.services.defaultTimeoutMs,
-    run: (ctx) => record.config.get(args, ctx),
-  });
+  const execution = await execute(
+    scope,
+    new RunSpec(`prompt:${name}`, args, record.config.timeoutMs ?? scope.services.defaultTimeoutMs, (ctx) =>
+      record.config.get(args, ctx),
+    ),
+  );
   const outcome = protocolOutcome(execution, `Prompt "${name}"`);
   if ('reply' in outcome) return outcome.reply;
   const result = normalise(outcome.value);

@@ -1,7 +1,7 @@
 // resources/read, and legacy resources/subscribe / unsubscribe (the lists are in list-page.ts).
 
 import { ErrorCode, RpcError } from '../jsonrpc/index.js';
-import { execute, protocolOutcome } from './execute.js';
+import { RunSpec, execute, protocolOutcome } from './execute.js';
 import type { RequestScope } from './request-scope.js';
 import { readResolved, resourceNotFound } from './resources.js';
 import { MAX_RESOURCE_SUBSCRIPTIONS } from './subscription-hub.js';
@@ -22,12 +22,12 @@ export async function readResource(scope: RequestScope): Promise<object | undefi
   const modern = scope.era === 'modern';
   const resolved = scope.resolved?.kind === 'resource' ? scope.resolved.resource : undefined;
   if (resolved === undefined) throw resourceNotFound(uri, modern);
-  const execution = await execute(scope, {
-    binding: `resource:${uri}`,
-    args: {},
-    timeoutMs: resolved.record.config.timeoutMs ?? server.defaultTimeoutMs,
-    run: (ctx) => readResolved(resolved, uri, ctx),
-  });
+  const execution = await execute(
+    scope,
+    new RunSpec(`resource:${uri}`, {}, resolved.record.config.timeoutMs ?? server.defaultTimeoutMs, (ctx) =>
+      readResolved(resolved, uri, ctx),
+    ),
+  );
   const outcome = protocolOutcome(execution, `Reading "${uri}"`);
   if ('reply' in outcome) return outcome.reply;
   const contents = outcome.value as unknown[]; // readResolved returns normalised contents

@@ -39,7 +39,7 @@ export function auditMiddleware(options: AuditMiddlewareOptions): Middleware {
     try {
       const classified = threw ? classifyError(view, thrown) : classifyOutcome(view, outcome);
       const latencyMs = performance.now() - started;
-      await writer.write(buildEntry({ view, time, latencyMs, classified, outcome, redact }));
+      await writer.write(buildEntry(view, time, latencyMs, classified, outcome, redact));
     } catch (failure) {
       // Never answered without its record: the client gets a neutral error, the operator the details.
       const reference = randomBytes(4).toString('hex');

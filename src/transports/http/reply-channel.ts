@@ -145,12 +145,12 @@ export class ReplyChannel {
       this.#outlet.event(message);
       this.#outlet.end();
     } else if (!this.#gone) {
-      const { exchange, headers, statusOf } = this.#config;
+      const { exchange, headers } = this.#config;
       // A policy's refusal (a Denial) names its own status and headers: 401/403/429 with WWW-Authenticate, Retry-After.
       const asked = options.httpStatus === undefined ? undefined : hookHeaders(options.httpHeaders);
       if (asked !== undefined && typeof asked !== 'string') {
         exchange.respond(options.httpStatus as number, { ...headers, ...asked, ...JSON_TYPE }, message);
-      } else exchange.respond(statusOf(options), { ...headers, ...JSON_TYPE }, message);
+      } else exchange.respond(this.#config.statusOf(options), { ...headers, ...JSON_TYPE }, message);
     }
     this.#config.onFinish();
   }

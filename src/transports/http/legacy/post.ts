@@ -3,15 +3,18 @@
 import { ErrorCode, splitBatch, type Classified, type RequestId } from '../../../jsonrpc/index.js';
 import {
   Method,
+  type Cancellation,
   type Caller,
   type MessageExtra,
   type SendOptions,
   type TransportFacts,
 } from '../../../protocol/index.js';
+import type { LiveNode } from '../../../protocol/live-list.js';
+import type { Logger } from '../../../server/index.js';
 import type { HttpContext } from '../context.js';
 import { sameCaller } from '../edge.js';
 import type { HttpExchange, OutgoingHeaders } from '../exchange.js';
-import { ReplyChannel } from '../reply-channel.js';
+import { ReplyChannel, type Outlet, type ReplyChannelConfig } from '../reply-channel.js';
 import { legacyStatus, sendError } from '../respond.js';
 import { SSE_HEADERS, SseWriter } from '../sse.js';
 import { EventStream } from './event-stream.js';
@@ -79,40 +82,11 @@ function answer(
   headers: OutgoingHeaders,
   onFinal?: (options: SendOptions) => void,
 ): void {
-  const { options, channels } = context;
-  const channel: ReplyChannel = new ReplyChannel({
-    exchange,
-    headers,
-    requestId,
-    logger: options.logger,
-    statusOf: (sent) => legacyStatus(sent.errorCode, sent.relatedRequestId),
-    openOutlet: () => {
-      const writer = new SseWriter(exchange.stream(200, { ...headers, ...SSE_HEADERS }), options.keepAliveMs);
-      const stream = session.openStream(writer);
-      exchange.onClose(() => {
-        stream.detach(writer);
-        writer.end();
-      });
-      return stream;
-    },
-    onClientGone: 'keep',
-    onFinish: () => {
-      channels.remove(place);
-      session.done(sessionPlace);
-    },
-  });
-  const place = channels.add(channel);
-  const sessionPlace = session.begin(channel);
-  const extra: MessageExtra = {
-    abort: channel.cancellation,
-    reply: (message, sent) => {
-      channel.reply(message, sent);
-      if (sent.final === true) onFinal?.(sent);
-    },
-    auth: edge.auth,
-    transport: edge.transport,
-    timeLimit: channel.timeLimit,
-  };
+  const reply = new LegacyReply(context, exchange, headers, requestId, session);
+  const channel = new ReplyChannel(reply);
+  reply.place = context.channels.add(channel);
+  reply.sessionPlace = session.begin(channel);
+  const extra = new LegacyExtra(channel, edge, onFinal);
   waiting.set(extra, channel);
   if (requestId !== undefined && session.polling) {
     const retryMs = context.sessions?.options.retryMs ?? 1000;
@@ -123,6 +97,76 @@ function answer(
   }
   deliver(extra);
   channel.received();
+}
+
+// The two objects below live as long as their request and reach all of it: classes, not object literals, for the
+// reason given in ../modern.ts (a pretenured literal keeps its request alive through young collections).
+
+/** The legacy wire's side of a request's ReplyChannel: its SSE stream is the session's, resumable. */
+class LegacyReply implements ReplyChannelConfig {
+  readonly onClientGone = 'keep';
+  readonly logger: Logger;
+  /** Its places among the context's open channels and the session's requests, once added. */
+  place: LiveNode<ReplyChannel> | undefined;
+  sessionPlace: LiveNode<{ abort(reason: string): void }> | undefined;
+
+  constructor(
+    readonly context: HttpContext,
+    readonly exchange: HttpExchange,
+    readonly headers: OutgoingHeaders,
+    readonly requestId: RequestId | undefined,
+    readonly session: LegacySession,
+  ) {
+    this.logger = context.options.logger;
+  }
+
+  statusOf(sent: SendOptions): number {
+    return legacyStatus(sent.errorCode, sent.relatedRequestId);
+  }
+
+  openOutlet(): Outlet {
+    const { exchange } = this;
+    const writer = new SseWriter(
+      exchange.stream(200, { ...this.headers, ...SSE_HEADERS }),
+      this.context.options.keepAliveMs,
+    );
+    const stream = this.session.openStream(writer);
+    exchange.onClose(() => {
+      stream.detach(writer);
+      writer.end();
+    });
+    return stream;
+  }
+
+  onFinish(): void {
+    if (this.place !== undefined) this.context.channels.remove(this.place);
+    if (this.sessionPlace !== undefined) this.session.done(this.sessionPlace);
+  }
+}
+
+/** What a session's connection learns of a request from its channel and the edge. */
+class LegacyExtra implements MessageExtra {
+  readonly abort: Cancellation;
+  readonly auth: Caller;
+  readonly transport: TransportFacts;
+  readonly timeLimit: (ms: number) => void;
+  closeStream?: () => void;
+  readonly #channel: ReplyChannel;
+  readonly #onFinal: ((options: SendOptions) => void) | undefined;
+
+  constructor(channel: ReplyChannel, edge: Edge, onFinal: ((options: SendOptions) => void) | undefined) {
+    this.#channel = channel;
+    this.#onFinal = onFinal;
+    this.abort = channel.cancellation;
+    this.auth = edge.auth;
+    this.transport = edge.transport;
+    this.timeLimit = channel.timeLimit;
+  }
+
+  readonly reply = (message: string, sent: SendOptions): void => {
+    this.#channel.reply(message, sent);
+    if (sent.final === true) this.#onFinal?.(sent);
+  };
 }
 
 function initialize(

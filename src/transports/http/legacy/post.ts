@@ -59,11 +59,14 @@ export function requireSession(
   return session;
 }
 
-/** The reply channel of each request (or batch) being answered, by the MessageExtra it was handed with. */
-const waiting = new WeakMap<MessageExtra, ReplyChannel>();
-
-/** A session's connection reports a request the client cancelled: its POST ends without an answer. */
-const endUnanswered = (extra: MessageExtra): void => waiting.get(extra)?.endUnanswered();
+/**
+ * A session's connection reports a request the client cancelled: its POST ends without an answer. The extra it was
+ * handed with knows its channel (a field, not a WeakMap keyed by the extra: one entry per request in a long-lived
+ * table is what protocol/live-list.ts warns about).
+ */
+const endUnanswered = (extra: MessageExtra): void => {
+  if (extra instanceof LegacyExtra) extra.channel.endUnanswered();
+};
 
 /** What every message of one legacy POST carries besides its reply: the caller and the transport facts. */
 interface Edge {
@@ -87,7 +90,6 @@ function answer(
   reply.place = context.channels.add(channel);
   reply.sessionPlace = session.begin(channel);
   const extra = new LegacyExtra(channel, edge, onFinal);
-  waiting.set(extra, channel);
   if (requestId !== undefined && session.polling) {
     const retryMs = context.sessions?.options.retryMs ?? 1000;
     extra.closeStream = () => {
@@ -151,11 +153,11 @@ class LegacyExtra implements MessageExtra {
   readonly transport: TransportFacts;
   readonly timeLimit: (ms: number) => void;
   closeStream?: () => void;
-  readonly #channel: ReplyChannel;
+  readonly channel: ReplyChannel;
   readonly #onFinal: ((options: SendOptions) => void) | undefined;
 
   constructor(channel: ReplyChannel, edge: Edge, onFinal: ((options: SendOptions) => void) | undefined) {
-    this.#channel = channel;
+    this.channel = channel;
     this.#onFinal = onFinal;
     this.abort = channel.cancellation;
     this.auth = edge.auth;
@@ -164,7 +166,7 @@ class LegacyExtra implements MessageExtra {
   }
 
   readonly reply = (message: string, sent: SendOptions): void => {
-    this.#channel.reply(message, sent);
+    this.channel.reply(message, sent);
     if (sent.final === true) this.#onFinal?.(sent);
   };
 }

@@ -69,9 +69,12 @@ const endUnanswered = (extra: MessageExtra): void => {
 };
 
 /** What every message of one legacy POST carries besides its reply: the caller and the transport facts. */
-interface Edge {
-  auth: Caller;
-  transport: TransportFacts;
+class Edge {
+  // A class, not an object literal: `transport` reaches the request's exchange (see LegacyReply below).
+  constructor(
+    readonly auth: Caller,
+    readonly transport: TransportFacts,
+  ) {}
 }
 
 /** Answers one request (or batch) of a session through its own reply channel; `deliver` hands it to the session. */
@@ -225,7 +228,7 @@ export function handleLegacyPost(
   caller: Caller,
   transport: TransportFacts,
 ): void {
-  const edge: Edge = { auth: caller, transport };
+  const edge = new Edge(caller, transport);
   if (message.kind === 'request' && message.message.method === Method.Initialize) {
     initialize(context, sessions, exchange, message, headers, edge);
     return;

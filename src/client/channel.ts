@@ -64,18 +64,61 @@ export interface RequestOptions {
   input?: InputOwner;
 }
 
-interface Pending {
-  method: string;
-  resolve(result: JsonObject): void;
-  reject(error: Error): void;
+/** What a settled request keeps: nothing of its caller's (see Pending). */
+const RELEASED: RequestOptions = Object.freeze({ timeoutMs: 0, cancelByClosingStream: false });
+
+/**
+ * A request waiting for its response. A class whose resolve/reject let go of everything they reached: the map of
+ * pending requests takes one per request and drops it, and V8 keeps each table a Map outgrows reachable from the
+ * next one with what it held (see protocol/live-list.ts), so a settled request must hold nothing of its caller's.
+ * A class, too, because V8 may pretenure an object literal's objects, and an old one keeps all it reaches alive
+ * through young collections.
+ */
+class Pending {
   options: RequestOptions;
-  timer: NodeJS.Timeout | undefined;
-  startedAt: number;
   stream: AbortController | undefined;
   /** The message as sent, for a retry. */
   text: string;
-  attempt: number;
-  retryTimer: NodeJS.Timeout | undefined;
+  timer: NodeJS.Timeout | undefined = undefined;
+  retryTimer: NodeJS.Timeout | undefined = undefined;
+  attempt = 1;
+  readonly startedAt = Date.now();
+  #resolve: ((result: JsonObject) => void) | undefined;
+  #reject: ((error: Error) => void) | undefined;
+
+  constructor(
+    readonly method: string,
+    resolve: (result: JsonObject) => void,
+    reject: (error: Error) => void,
+    options: RequestOptions,
+    text: string,
+  ) {
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.options = options;
+    this.stream = options.cancelByClosingStream ? new AbortController() : undefined;
+    this.text = text;
+  }
+
+  resolve(result: JsonObject): void {
+    const resolve = this.#resolve;
+    this.#release();
+    resolve?.(result);
+  }
+
+  reject(error: Error): void {
+    const reject = this.#reject;
+    this.#release();
+    reject?.(error);
+  }
+
+  #release(): void {
+    this.#resolve = undefined;
+    this.#reject = undefined;
+    this.options = RELEASED;
+    this.stream = undefined;
+    this.text = '';
+  }
 }
 
 /** A request the server sent; `owner` is the request of ours it belongs to, when that is known (inputOwnerOf). */
@@ -136,18 +179,13 @@ export class Channel {
         reject(new RequestAbortedError(method));
         return;
       }
-      const pending: Pending = {
+      const pending = new Pending(
         method,
         resolve,
         reject,
         options,
-        timer: undefined,
-        startedAt: Date.now(),
-        stream: options.cancelByClosingStream ? new AbortController() : undefined,
-        text: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-        attempt: 1,
-        retryTimer: undefined,
-      };
+        JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      );
       this.#pending.set(id, pending);
       this.#arm(id, pending, options.timeoutMs);
       signal?.addEventListener(

@@ -3,6 +3,7 @@
 
 import type { RequestId } from '../../jsonrpc/index.js';
 import { TransportError, type MessageExtra, type SendOptions, type Transport } from '../../protocol/index.js';
+import { LiveList } from '../../protocol/live-list.js';
 import { discardBody, readBody, snippet } from './body.js';
 import { describe, httpError, networkError } from './failures.js';
 import { readJsonAnswer } from './json-answer.js';
@@ -58,7 +59,8 @@ export class HttpClientTransport implements Transport {
   #sse: SseClientTransport | undefined;
   /** Aborted by close(): ends every POST, GET and reconnection wait. */
   readonly #lifetime = new AbortController();
-  readonly #pending = new Set<Promise<void>>();
+  /** POSTs and the like still running (a LiveList, not a Set: see protocol/live-list.ts). */
+  readonly #pending = new LiveList<Promise<void>>();
   #started = false;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -333,7 +335,7 @@ export class HttpClientTransport implements Transport {
 
   async #shutdown(): Promise<void> {
     this.#lifetime.abort(new Error('transport closed'));
-    await Promise.allSettled([...this.#pending]);
+    await Promise.allSettled(this.#pending.items());
     await this.#sse?.close();
     if (this.#sessionId !== undefined) await this.#deleteSession();
     try {
@@ -418,8 +420,8 @@ export class HttpClientTransport implements Transport {
 
   #track(work: Promise<void>): void {
     const tracked = work.catch((error: unknown) => this.#report(error));
-    this.#pending.add(tracked);
-    void tracked.finally(() => this.#pending.delete(tracked));
+    const place = this.#pending.add(tracked);
+    void tracked.finally(() => this.#pending.remove(place));
   }
 
   #report(error: unknown): void {

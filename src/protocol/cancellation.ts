@@ -12,23 +12,22 @@ export interface AbortHook {
 }
 
 /**
- * One listener, linked to the one added before it. A class, not an array literal: V8 may decide to allocate an
- * array literal's arrays straight in the old generation (allocation-site pretenuring) once it has seen them live
- * long, and an old array holding a request's listeners keeps the whole request alive through every young-generation
- * collection after the request ended. Class instances are never pretenured that way.
+ * One listener, linked to the one added after it. A class, not an array literal: V8 may decide to allocate an array
+ * literal's arrays straight in the old generation (allocation-site pretenuring) once it has seen them live long, and
+ * an old array holding a request's listeners keeps the whole request alive through every young-generation collection
+ * after the request ended. Class instances are never pretenured that way.
  */
 class Listener {
-  constructor(
-    readonly run: (reason: unknown) => void,
-    readonly before: Listener | undefined,
-  ) {}
+  next: Listener | undefined = undefined;
+  constructor(readonly run: (reason: unknown) => void) {}
 }
 
 export class Cancellation implements AbortHook {
   #aborted = false;
   #reason: unknown = undefined;
-  /** The newest listener (they run oldest first). */
-  #listeners: Listener | undefined;
+  /** The first listener and the last (they run in the order they were added). */
+  #first: Listener | undefined;
+  #last: Listener | undefined;
   #controller: AbortController | undefined;
 
   get aborted(): boolean {
@@ -50,7 +49,12 @@ export class Cancellation implements AbortHook {
 
   onAbort(listener: (reason: unknown) => void): void {
     if (this.#aborted) listener(this.#reason);
-    else this.#listeners = new Listener(listener, this.#listeners);
+    else {
+      const added = new Listener(listener);
+      if (this.#last === undefined) this.#first = added;
+      else this.#last.next = added;
+      this.#last = added;
+    }
   }
 
   /**
@@ -61,13 +65,9 @@ export class Cancellation implements AbortHook {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason;
-    let newest = this.#listeners;
-    this.#listeners = undefined;
-    if (newest !== undefined) {
-      const inOrder: Array<(reason: unknown) => void> = [];
-      for (; newest !== undefined; newest = newest.before) inOrder.push(newest.run);
-      for (let i = inOrder.length - 1; i >= 0; i--) inOrder[i]!(reason);
-    }
+    let listener = this.#first;
+    this.#first = this.#last = undefined;
+    for (; listener !== undefined; listener = listener.next) listener.run(reason);
     this.#controller?.abort(reason);
   }
 }

@@ -2,15 +2,10 @@
 // against the body (Mcp-Name and Mcp-Param-* are the pipeline's: they depend on the tool called).
 
 import { ErrorCode, RpcError, type Classified, type RequestId } from '../../jsonrpc/index.js';
-import type {
-  Cancellation,
-  Caller,
-  MessageExtra,
-  SendOptions,
-  TransportFacts,
-} from '../../protocol/index.js';
+import type { Caller, SendOptions, TransportFacts } from '../../protocol/index.js';
 import type { LiveNode } from '../../protocol/live-list.js';
 import type { Logger } from '../../server/index.js';
+import { ChannelExtra } from './channel-extra.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, OutgoingHeaders } from './exchange.js';
 import { checkModernHeaders } from './mcp-headers.js';
@@ -87,10 +82,8 @@ export function handleModernPost(
   channel.received();
 }
 
-// The two objects below live as long as their request and reach all of it. They are classes, not object literals:
-// V8 may pretenure a literal's objects (allocate them in the old generation) once it has seen them outlive a young
-// collection, and an old one keeps its whole request alive through every young collection until a full one (see
-// protocol/live-list.ts). Methods instead of closures also make a request three closures cheaper.
+// ModernReply lives as long as its request and reaches all of it: a class, not an object literal, for the reason
+// given in channel-extra.ts. Methods instead of closures also make a request three closures cheaper.
 
 /** The modern wire's side of a request's ReplyChannel. */
 class ModernReply implements ReplyChannelConfig {
@@ -122,22 +115,5 @@ class ModernReply implements ReplyChannelConfig {
 
   onFinish(): void {
     if (this.place !== undefined) this.context.channels.remove(this.place);
-  }
-}
-
-/** What the connection learns of a request from its channel and the edge. */
-class ChannelExtra implements MessageExtra {
-  readonly abort: Cancellation;
-  readonly reply: (message: string, options: SendOptions) => void;
-  readonly timeLimit: (ms: number) => void;
-
-  constructor(
-    channel: ReplyChannel,
-    readonly auth: Caller,
-    readonly transport: TransportFacts,
-  ) {
-    this.abort = channel.cancellation;
-    this.reply = channel.reply;
-    this.timeLimit = channel.timeLimit;
   }
 }

@@ -3,7 +3,6 @@
 import { ErrorCode, splitBatch, type Classified, type RequestId } from '../../../jsonrpc/index.js';
 import {
   Method,
-  type Cancellation,
   type Caller,
   type MessageExtra,
   type SendOptions,
@@ -14,6 +13,7 @@ import type { Logger } from '../../../server/index.js';
 import type { HttpContext } from '../context.js';
 import { sameCaller } from '../edge.js';
 import type { HttpExchange, OutgoingHeaders } from '../exchange.js';
+import { ChannelExtra } from '../channel-extra.js';
 import { ReplyChannel, type Outlet, type ReplyChannelConfig } from '../reply-channel.js';
 import { legacyStatus, sendError } from '../respond.js';
 import { SSE_HEADERS, SseWriter } from '../sse.js';
@@ -149,26 +149,17 @@ class LegacyReply implements ReplyChannelConfig {
   }
 }
 
-/** What a session's connection learns of a request from its channel and the edge. */
-class LegacyExtra implements MessageExtra {
-  readonly abort: Cancellation;
-  readonly auth: Caller;
-  readonly transport: TransportFacts;
-  readonly timeLimit: (ms: number) => void;
+/** What a session's connection learns of a request: a ChannelExtra whose final reply also runs `onFinal`. */
+class LegacyExtra extends ChannelExtra {
   closeStream?: () => void;
-  readonly channel: ReplyChannel;
   readonly #onFinal: ((options: SendOptions) => void) | undefined;
 
   constructor(channel: ReplyChannel, edge: Edge, onFinal: ((options: SendOptions) => void) | undefined) {
-    this.channel = channel;
+    super(channel, edge.auth, edge.transport);
     this.#onFinal = onFinal;
-    this.abort = channel.cancellation;
-    this.auth = edge.auth;
-    this.transport = edge.transport;
-    this.timeLimit = channel.timeLimit;
   }
 
-  readonly reply = (message: string, sent: SendOptions): void => {
+  override readonly reply = (message: string, sent: SendOptions): void => {
     this.channel.reply(message, sent);
     if (sent.final === true) this.#onFinal?.(sent);
   };

@@ -29,7 +29,7 @@ export class NodeExchange implements HttpExchange {
   readonly #bodyLimits: BodyLimits;
   #started = false;
   #gone = false;
-  #listeners: Array<() => void> = [];
+  #listeners: Array<() => void> | undefined = [];
   /** While the body is being read: where it goes when the client leaves first. */
   #bodyAborted: (() => void) | undefined;
 
@@ -49,10 +49,10 @@ export class NodeExchange implements HttpExchange {
   readonly #onResponseClose = (): void => {
     const aborted = this.#bodyAborted;
     if (aborted !== undefined) aborted();
-    if (this.#res.writableFinished) return;
-    this.#gone = true;
     const listeners = this.#listeners;
-    this.#listeners = [];
+    this.#listeners = undefined; // let go of what they reach (see respond())
+    if (this.#res.writableFinished || listeners === undefined) return;
+    this.#gone = true;
     for (const listener of listeners) listener();
   };
 
@@ -97,7 +97,12 @@ export class NodeExchange implements HttpExchange {
         settled = true;
         meter.settle();
         this.#bodyAborted = undefined;
+        // Every listener goes: node:http may have allocated this IncomingMessage in the old generation, and a
+        // listener left on it would keep this request reachable (and copied by every young collection) until the
+        // next full collection (see protocol/live-list.ts).
         req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
         // Refused mid-body: stop reading; the answer goes out with Connection: close.
         if (!result.ok) req.pause();
         resolve(result);
@@ -117,18 +122,21 @@ export class NodeExchange implements HttpExchange {
       req.on('data', onData);
       // 'end' once the body is complete, 'error' if the stream fails; a client that leaves first is seen through the
       // response's 'close' (#bodyAborted), which every request gets. finish() takes only the first of them.
-      req.on('end', () => {
+      const onEnd = (): void => {
         const body = chunks !== undefined ? Buffer.concat(chunks, size) : first;
+        first = chunks = undefined;
         finish({ ok: true, text: body === undefined ? '' : body.toString('utf8') });
-      });
-      req.on('error', () => finish(ABORTED));
+      };
+      const onError = (): void => finish(ABORTED);
+      req.on('end', onEnd);
+      req.on('error', onError);
       this.#bodyAborted = () => finish(ABORTED);
     });
   }
 
   onClose(listener: () => void): void {
     if (this.#gone) queueMicrotask(listener);
-    else if (!this.#res.writableFinished) this.#listeners.push(listener);
+    else this.#listeners?.push(listener); // none once answered whole: nothing is left to cancel
   }
 
   respond(status: number, headers: OutgoingHeaders, body?: string): void {
@@ -140,6 +148,9 @@ export class NodeExchange implements HttpExchange {
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     res.writeHead(status, headers);
     res.end(body);
+    // Answered: a client leaving now has nothing to cancel. The listeners reach the request's state, and the response
+    // that would call them (which node:http may have allocated in the old generation) lives on until its 'close'.
+    this.#listeners = undefined;
   }
 
   stream(status: number, headers: OutgoingHeaders): SseSink {

@@ -104,7 +104,9 @@ export class Buckets {
     const store = this.#settings.store;
     const limiter =
       store === undefined
-        ? new RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds, keyPrefix: name })
+        ? // Each memory bucket has a store of its own, so its keys need no prefix: the caller's key string is used as
+          // it is, the same string object on every call (callerKey caches it), which V8 hashes and looks up once.
+          new RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds, keyPrefix: '' })
         : store(name, limit);
     if (
       typeof limiter !== 'object' ||

@@ -15,6 +15,16 @@ const MAX_KEY_LENGTH = 256;
  * initialize) is part of the key, so none of them resets a bucket.
  */
 export function callerKey(caller: Caller, remoteAddress?: string): string {
+  if (caller.via === 'anonymous') return keyOf(caller, remoteAddress);
+  // An identified caller's object lives as long as its cached token or session: its key is made once.
+  let key = keys.get(caller);
+  if (key === undefined) keys.set(caller, (key = keyOf(caller, remoteAddress)));
+  return key;
+}
+
+const keys = new WeakMap<Caller, string>();
+
+function keyOf(caller: Caller, remoteAddress: string | undefined): string {
   const key =
     caller.via === 'anonymous'
       ? `anonymous:${addressBucket(remoteAddress) ?? 'unknown'}`

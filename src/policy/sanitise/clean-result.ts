@@ -147,7 +147,47 @@ export interface Cleaned {
  * Cleans a tools/call, prompts/get or resources/read result (by its shape: `content`, `messages`, `contents`).
  * Error masking applies only to a tool result with `isError: true`.
  */
+/** What cleaning reports for a result it left as it was. Frozen: shared by every such result. */
+const UNTOUCHED: CleanReport = Object.freeze({
+  changed: false,
+  redactions: 0,
+  masked: false,
+  truncated: false,
+  binaryLeftOut: 0,
+  structuredChanged: false,
+});
+
+/**
+ * True when cleaning would leave `result` as it is, known without the general walk: only text blocks, each free of
+ * anything the character step removes, short enough to fit the bound even at three UTF-8 bytes per code unit, and
+ * no step that reads them further (masking a tool error, redaction). Most tools answer this way, so this is what
+ * each of their calls costs (the walk makes a report, a copy of the result and closures per call).
+ */
+function untouched(result: JsonObject, steps: CleanSteps): boolean {
+  if (steps.redactor !== undefined || (steps.mask && result.isError === true)) return false;
+  if (
+    result.structuredContent !== undefined ||
+    result.messages !== undefined ||
+    result.contents !== undefined
+  ) {
+    return false;
+  }
+  const content = result.content;
+  if (!Array.isArray(content)) return false;
+  let left = steps.maxTextBytes;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    if (!isJsonObject(block) || block.type !== 'text') return false;
+    const text = block.text;
+    if (typeof text !== 'string') return false;
+    left -= text.length * 3;
+    if (left < 0 || (steps.text && cleanText(text) !== text)) return false;
+  }
+  return true;
+}
+
 export function cleanResult(result: JsonObject, steps: CleanSteps): Cleaned {
+  if (untouched(result, steps)) return { result, report: UNTOUCHED };
   const report: CleanReport = {
     changed: false,
     redactions: 0,

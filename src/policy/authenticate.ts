@@ -79,6 +79,6 @@ export function credentials(options: CredentialsOptions): HttpAuthenticate {
     }
     if (bearer === undefined) return notAKey;
     // The header is read once: the bearer piece takes the token as it is.
-    return bearer.authenticateToken(token);
+    return bearer.authenticateToken(token, request.connection);
   };
 }

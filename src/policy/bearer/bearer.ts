@@ -32,7 +32,14 @@ export interface Bearer {
   /** The HTTP edge hook: a Caller (via "bearer"), or a 401 / 503 challenge. */
   readonly authenticate: HttpAuthenticate;
   /** authenticate, for a token already read from the request (a composition that parsed the header itself). */
-  authenticateToken(token: string): Caller | HttpChallenge | Promise<Caller | HttpChallenge>;
+  /**
+   * Checks a token taken from a request. `connection` (HttpRequestInfo.connection) lets the check of a token its
+   * connection presented just before be remembered: see LastToken.
+   */
+  authenticateToken(
+    token: string,
+    connection?: object,
+  ): Caller | HttpChallenge | Promise<Caller | HttpChallenge>;
   /** RFC 9728 metadata at /.well-known/oauth-protected-resource and its path-inserted form for the resource path. */
   readonly routes: Record<string, HttpRoute>;
   /** Absolute URL of the path-inserted metadata document (the `resource_metadata` of every challenge). */
@@ -43,6 +50,41 @@ export interface Bearer {
   stepUpHeaders(missingScopes: readonly string[]): Record<string, string>;
   /** Aborts pending fetches and forgets cached tokens and keys' state. */
   close(): void;
+}
+
+/**
+ * The token a connection presented, as it was checked, so that the next request on that connection with the same
+ * token skips the SHA-256 of the cache key (a token is hashed, never compared, to find its cache entry: the one place
+ * a secret meets attacker-chosen text). A keep-alive client sends the same token on every request of a connection,
+ * so comparing with the one before compares the caller's own token with itself. A connection that ever presents
+ * another token (a proxy carrying several users' requests) is marked shared and never remembered again, so one
+ * user's token is compared with another's at most once per connection. The answer lasts as long as the cache entry
+ * it came from (the token's expiry, or the introspection cache's limit).
+ */
+class LastToken {
+  #token: string | undefined;
+  readonly #caller: Caller;
+  readonly #expiresAt: number;
+
+  constructor(token: string, caller: Caller, expiresAt: number) {
+    this.#token = token;
+    this.#caller = caller;
+    this.#expiresAt = expiresAt;
+  }
+
+  /** The Caller when `token` is the one remembered and still valid at `now`; undefined otherwise. */
+  answer(token: string, now: number): Caller | undefined {
+    const remembered = this.#token;
+    if (remembered === undefined || now >= this.#expiresAt) return undefined;
+    if (remembered === token) return this.#caller;
+    this.#token = undefined; // shared: never compared again
+    return undefined;
+  }
+
+  /** True once the answer expired while the connection was not marked shared: a new one may take its place. */
+  replaceable(now: number): boolean {
+    return this.#token !== undefined && now >= this.#expiresAt;
+  }
 }
 
 export function bearer(options: BearerOptions): Bearer {
@@ -151,11 +193,27 @@ export function bearer(options: BearerOptions): Bearer {
           description: outcome.message,
         });
 
+  // The token each connection presented last, once checked. Replaced whole on close (a WeakMap cannot be cleared).
+  let lastTokens = new WeakMap<object, LastToken>();
+
   /** The hot path: a cached token answers synchronously, the same Caller object every time. */
-  const authenticateToken = (token: string): Caller | HttpChallenge | Promise<Caller | HttpChallenge> => {
+  const authenticateToken = (
+    token: string,
+    connection?: object,
+  ): Caller | HttpChallenge | Promise<Caller | HttpChallenge> => {
+    const last = connection === undefined ? undefined : lastTokens.get(connection);
+    if (last !== undefined) {
+      const caller = last.answer(token, config.now());
+      if (caller !== undefined) return caller;
+    }
     const hash = tokenHash(token);
     const cached = verified.get(hash);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      if (connection !== undefined && (last === undefined || last.replaceable(config.now()))) {
+        lastTokens.set(connection, new LastToken(token, cached, verified.expiresAt(hash) as number));
+      }
+      return cached;
+    }
     return verifyHashed(token, hash).then((outcome) => (outcome.ok ? outcome.caller : challengeFor(outcome)));
   };
 
@@ -168,7 +226,7 @@ export function bearer(options: BearerOptions): Bearer {
         description: presented.problem,
       });
     }
-    return authenticateToken(presented.token);
+    return authenticateToken(presented.token, request.connection);
   };
 
   return {
@@ -186,6 +244,7 @@ export function bearer(options: BearerOptions): Bearer {
     close() {
       closing.abort();
       verified.clear();
+      lastTokens = new WeakMap();
       introspector?.clear();
     },
   };

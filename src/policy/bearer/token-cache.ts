@@ -63,6 +63,11 @@ export class TokenCache<T> {
     this.#entries.clear();
   }
 
+  /** When the entry under `key` expires (ms), or undefined when there is none. */
+  expiresAt(key: string): number | undefined {
+    return this.#entries.get(key)?.expiresAt;
+  }
+
   /** Makes room for one entry: expired ones first (a bounded look at the oldest), else the least recently used. */
   #evict(now: number): void {
     let looked = 0;

@@ -14,6 +14,11 @@ export interface HttpRequestInfo {
   readonly path: string;
   /** The client's IP address, when known (node:http's peer; the fetch handler's clientAddress option). */
   readonly remoteAddress?: string;
+  /**
+   * The same object for every request of one client connection (node:http's socket), absent when the adapter cannot
+   * tell: a key for what may be remembered per connection (the bearer piece remembers the last token it checked).
+   */
+  readonly connection?: object | undefined;
   /** A request header by name (case does not matter); repeated headers come joined with ", ". */
   header(name: string): string | undefined;
   /** The first value of a query parameter (exact name), or undefined. */
@@ -89,6 +94,10 @@ export class HttpRequestView implements HttpRequestInfo, TransportFacts {
 
   get path(): string {
     return this.#exchange.path;
+  }
+
+  get connection(): object | undefined {
+    return this.#exchange.connection;
   }
 
   header(name: string): string | undefined {

@@ -37,6 +37,11 @@ export interface HttpExchange {
    * clientAddress option says (a Request alone carries none).
    */
   readonly remoteAddress: string | undefined;
+  /**
+   * What stands for the client's connection: the same object for every request it carries (node:http's socket),
+   * absent when the adapter cannot tell (the fetch handler).
+   */
+  readonly connection?: object | undefined;
   /** One query parameter, or undefined. */
   query(name: string): string | undefined;
   /** Every query parameter name, decoded, in order (an empty array when there is no query string). */

@@ -65,6 +65,10 @@ export class NodeExchange implements HttpExchange {
     return this.#req.socket.remoteAddress;
   }
 
+  get connection(): object {
+    return this.#req.socket;
+  }
+
   query(name: string): string | undefined {
     return this.#search === undefined
       ? undefined

@@ -26,24 +26,26 @@ interface Sqlite {
 }
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => Sqlite;
 
-auditScenarios('SQLite', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'toolwire-audit-'));
-  const path = join(dir, 'nested', 'audit.db');
-  return {
-    store: { kind: 'sqlite', path },
-    async tamper(sql, params = []) {
-      const db = new Database(path);
-      try {
-        db.prepare(sql.replace(/\$\d+/g, '?')).run(...params);
-      } finally {
-        db.close();
-      }
-    },
-    async cleanup() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+// Both writers: in a thread of its own (the default) and on the event loop.
+for (const writer of ['thread', 'inline'] as const)
+  auditScenarios(`SQLite (${writer} writer)`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolwire-audit-'));
+    const path = join(dir, 'nested', 'audit.db');
+    return {
+      store: { kind: 'sqlite', path, writer },
+      async tamper(sql, params = []) {
+        const db = new Database(path);
+        try {
+          db.prepare(sql.replace(/\$\d+/g, '?')).run(...params);
+        } finally {
+          db.close();
+        }
+      },
+      async cleanup() {
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
 
 const entry = (n: number, time = 1_000 + n): AuditEntry => ({
   time,

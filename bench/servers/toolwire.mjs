@@ -45,9 +45,13 @@ const policy =
     ? undefined
     : createPolicy((await import('../lib/policy.mjs')).benchPolicyOptions(process.env.BENCH_POLICY_JWKS));
 policy?.install(server);
-// The "audit on" rows: every call's record written to SQLite before its answer leaves.
+// The "audit on" rows: every call's record written to SQLite before its answer leaves, by the default writer (a
+// thread of its own); BENCH_AUDIT_WRITER=inline writes on the event loop instead, to compare by hand.
 if (process.env.BENCH_AUDIT !== undefined) {
-  const audit = await openAudit({ store: { kind: 'sqlite', path: process.env.BENCH_AUDIT } });
+  const writer = process.env.BENCH_AUDIT_WRITER;
+  const audit = await openAudit({
+    store: { kind: 'sqlite', path: process.env.BENCH_AUDIT, ...(writer !== undefined && { writer }) },
+  });
   server.use(audit.middleware);
 }
 // … and with clean outputs inside it, as a policy installs them.

@@ -11,7 +11,7 @@ const refused = (raw: unknown, message: string, env: Record<string, string> = {}
   );
 
 describe('audit config', () => {
-  it('SQLite: a path relative to the config file, requests, retention and synchronous', () => {
+  it('SQLite: a path relative to the config file, requests, retention, synchronous and the writer', () => {
     assert.deepEqual(
       readAuditConfig(
         {
@@ -19,11 +19,17 @@ describe('audit config', () => {
           requests: 'all',
           retention: { maxAgeDays: 30, maxRows: 1000 },
           synchronous: 'full',
+          writer: 'inline',
         },
         '/etc/toolwire',
       ),
       {
-        store: { kind: 'sqlite', path: '/etc/toolwire/audit/trail.db', synchronous: 'full' },
+        store: {
+          kind: 'sqlite',
+          path: '/etc/toolwire/audit/trail.db',
+          synchronous: 'full',
+          writer: 'inline',
+        },
         requests: 'all',
         retention: { maxAgeDays: 30, maxRows: 1000 },
       },
@@ -60,6 +66,11 @@ describe('audit config', () => {
       'policy.audit.synchronous must be "normal" or "full", got "off"',
     );
     refused(
+      { sqlite: 'a.db', writer: 'worker' },
+      'policy.audit.writer must be "thread" or "inline", got "worker"',
+    );
+    refused({ postgres: 'postgres://x/y', writer: 'thread' }, 'policy.audit.writer applies to "sqlite" only');
+    refused(
       { postgres: 'mysql://root:pw@db/x' },
       'policy.audit.postgres must be a postgres:// or postgresql:// URL (or { "env": "NAME" })',
     );
@@ -94,7 +105,7 @@ describe('audit config', () => {
     );
     refused(
       { sqlite: 'a.db', path: 'b' },
-      'policy.audit has an unknown key "path"; allowed keys: sqlite, postgres, table, requests, retention, synchronous',
+      'policy.audit has an unknown key "path"; allowed keys: sqlite, postgres, table, requests, retention, synchronous, writer',
     );
   });
 });

@@ -4,7 +4,7 @@
 //   "audit": { "postgres": "postgres://user@host/db", "table": "toolwire_audit" }
 //   "audit": { "postgres": { "env": "TOOLWIRE_AUDIT_URL" } }   the URL from the environment (keeps passwords out)
 //   optional: "requests": "calls" | "all", "retention": { "maxAgeDays": 90, "maxRows": 1000000 },
-//             "synchronous": "normal" | "full" (SQLite only)
+//             "synchronous": "normal" | "full", "writer": "thread" | "inline" (SQLite only)
 
 import { isAbsolute, resolve } from 'node:path';
 import type { AuditOptions } from './open.js';
@@ -46,6 +46,11 @@ export const AUDIT_CONFIG_SCHEMA = {
       additionalProperties: false,
     },
     synchronous: { enum: ['normal', 'full'], default: 'normal', description: 'SQLite only' },
+    writer: {
+      enum: ['thread', 'inline'],
+      default: 'thread',
+      description: 'SQLite only: chain, insert and commit in a thread of their own, or on the event loop',
+    },
   },
   oneOf: [{ required: ['sqlite'] }, { required: ['postgres'] }],
   additionalProperties: false,
@@ -59,7 +64,7 @@ export class AuditConfigError extends Error {
   }
 }
 
-const KEYS = ['sqlite', 'postgres', 'table', 'requests', 'retention', 'synchronous'] as const;
+const KEYS = ['sqlite', 'postgres', 'table', 'requests', 'retention', 'synchronous', 'writer'] as const;
 const RETENTION_KEYS = ['maxAgeDays', 'maxRows'] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -163,14 +168,20 @@ export function readAuditConfig(
     if (synchronous !== undefined && synchronous !== 'normal' && synchronous !== 'full') {
       throw new AuditConfigError(`${where}.synchronous must be "normal" or "full", got ${show(synchronous)}`);
     }
+    const writer = raw.writer;
+    if (writer !== undefined && writer !== 'thread' && writer !== 'inline') {
+      throw new AuditConfigError(`${where}.writer must be "thread" or "inline", got ${show(writer)}`);
+    }
     store = {
       kind: 'sqlite',
       path: isAbsolute(path) ? path : resolve(baseDir, path),
       ...(synchronous !== undefined && { synchronous }),
+      ...(writer !== undefined && { writer }),
     };
   } else {
-    if (raw.synchronous !== undefined)
-      throw new AuditConfigError(`${where}.synchronous applies to "sqlite" only`);
+    for (const key of ['synchronous', 'writer'] as const) {
+      if (raw[key] !== undefined) throw new AuditConfigError(`${where}.${key} applies to "sqlite" only`);
+    }
     const table = raw.table;
     if (table !== undefined && (typeof table !== 'string' || !IDENTIFIER.test(table))) {
       throw new AuditConfigError(

@@ -7,6 +7,7 @@ export { queryAudit, filterProblem } from './query.js';
 export { readAuditConfig, AuditConfigError, AUDIT_CONFIG_SCHEMA } from './config.js';
 export { GENESIS_HASH, canonicalJson, chainEntries, recordHash } from './chain.js';
 export { SqliteAuditStore, type SqliteStoreOptions } from './sqlite-store.js';
+export { SqliteThreadStore, type ThreadStoreOptions } from './sqlite-thread.js';
 export {
   PostgresAuditStore,
   DEFAULT_TABLE,

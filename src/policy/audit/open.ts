@@ -5,13 +5,23 @@ import { auditMiddleware } from './middleware.js';
 import { PostgresAuditStore } from './postgres-store.js';
 import { redactSecrets } from '../redact/index.js';
 import { SqliteAuditStore } from './sqlite-store.js';
+import { SqliteThreadStore } from './sqlite-thread.js';
 import type { AuditEntry, AuditStore, PruneRule } from './types.js';
 import { AuditWriter, DEFAULT_LIMITS } from './writer.js';
 
 export interface AuditOptions {
   /** Where records go: a SQLite file, a PostgreSQL table, or a store of your own. */
   store:
-    | { kind: 'sqlite'; path: string; synchronous?: 'normal' | 'full' }
+    | {
+        kind: 'sqlite';
+        path: string;
+        synchronous?: 'normal' | 'full';
+        /**
+         * "thread" (the default): chaining, inserts and commits run in a worker thread of their own, off the event
+         * loop; "inline": on the event loop, one thread fewer.
+         */
+        writer?: 'thread' | 'inline';
+      }
     | { kind: 'postgres'; url: string; table?: string }
     | AuditStore;
   /** "calls" (the default): one record per tools/call outcome; "all": every other request too. */
@@ -69,11 +79,27 @@ function checkRetention(retention: AuditOptions['retention']): void {
 async function openStore(store: AuditOptions['store'], logger: Logger): Promise<AuditStore> {
   if (!('kind' in store)) return store;
   if (store.kind === 'sqlite') {
-    return new SqliteAuditStore(store.path, {
+    const options = {
       ...(store.synchronous !== undefined && { synchronous: store.synchronous }),
-      onCheckpointError: (message) =>
+      onCheckpointError: (message: string) =>
         logger.error(`audit: a background WAL checkpoint of ${store.path} failed: ${message}`),
-    });
+    };
+    if (store.writer !== undefined && store.writer !== 'thread' && store.writer !== 'inline') {
+      throw new TypeError(
+        `audit sqlite writer must be "thread" or "inline", got ${JSON.stringify(store.writer)}`,
+      );
+    }
+    if (store.writer === 'inline') return new SqliteAuditStore(store.path, options);
+    const threaded = new SqliteThreadStore(store.path, options);
+    try {
+      await threaded.ready();
+    } catch (error) {
+      await threaded.close().catch(() => undefined);
+      throw new Error(`the audit trail cannot open ${threaded.description}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    return threaded;
   }
   const postgres = new PostgresAuditStore(store.url, store.table === undefined ? {} : { table: store.table });
   try {

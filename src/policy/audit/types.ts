@@ -106,7 +106,11 @@ export interface PruneRule {
 export interface AuditStore {
   /** For messages and logs ("sqlite /var/lib/toolwire/audit.db"); never a password. */
   readonly description: string;
-  append(entries: readonly AuditEntry[]): Promise<readonly AuditRecord[]>;
+  /**
+   * Resolves once the batch is committed. With what is the store's own: the SQLite and PostgreSQL stores give the
+   * records as stored; the threaded SQLite store only the new head's id and hash (the records stay in its thread).
+   */
+  append(entries: readonly AuditEntry[]): Promise<unknown>;
   /** Rows matching the filter, in id order. */
   query(filter: AuditFilter): Promise<AuditRecord[]>;
   head(): Promise<ChainHead>;

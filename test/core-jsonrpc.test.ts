@@ -2,6 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { jsonDepthExceeds } from '../src/jsonrpc/index.js';
 import {
   SERVER_INFO_META,
   connect,
@@ -329,5 +330,21 @@ describe('core JSON-RPC: batches', () => {
       0,
       JSON.stringify(client.received()),
     );
+  });
+});
+
+describe('core JSON-RPC: the nesting check', () => {
+  it('B-01 counts depth, not brackets: many shallow objects pass, one deep chain does not', () => {
+    const siblings = JSON.stringify({ items: Array.from({ length: 200 }, (_, n) => ({ n, tags: [n] })) });
+    assert.equal(jsonDepthExceeds(siblings, 8), false); // 401 opening brackets, depth 4
+    assert.equal(jsonDepthExceeds('[[[[[[[[[1]]]]]]]]]', 8), true); // 9 levels
+    assert.equal(jsonDepthExceeds('[[[[[[[[1]]]]]]]]', 8), false); // 8 levels
+  });
+
+  it('B-01 brackets inside strings, escaped quotes included, never count as nesting', () => {
+    const inString = JSON.stringify({ text: '{'.repeat(100) + '\\"[[[' + '['.repeat(100) });
+    assert.equal(jsonDepthExceeds(inString, 8), false);
+    const escaped = `{"a":"\\"{{{{{{{{{{","b":${'['.repeat(9)}1${']'.repeat(9)}}`;
+    assert.equal(jsonDepthExceeds(escaped, 8), true); // the array after the string is 10 deep
   });
 });

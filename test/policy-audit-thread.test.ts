@@ -19,31 +19,17 @@ import {
 } from '../src/policy/audit/index.js';
 import { McpServer, silentLogger } from '../src/server/index.js';
 import { listenHttp } from '../src/transports/http/index.js';
+import { auditEntry } from './support/audit-entry.js';
 import { callTool } from './support/http-mcp.js';
 
-const entry = (n: number): AuditEntry => ({
-  time: 1_000 + n,
-  requestId: String(n),
-  traceId: null,
-  method: 'tools/call',
-  era: 'modern',
-  subject: 'alice',
-  authMethod: 'local',
-  clientId: null,
-  clientName: 'tester',
-  clientVersion: '1.0.0',
-  tool: 'echo',
-  argsDigest: 'digest',
-  arguments: `{"n":${n},"text":"line\\r\\nbreak \\u001b[31m"}`,
-  decision: 'allowed',
-  rule: null,
-  approvalId: null,
-  outcome: 'result',
-  errorCode: null,
-  detail: null,
-  latencyMs: 0.25,
-  resultBytes: 2,
-});
+// Arguments with a CRLF and an escape: the thread must store them as data, exactly.
+const entry = (n: number): AuditEntry =>
+  auditEntry(n, {
+    clientName: 'tester',
+    clientVersion: '1.0.0',
+    arguments: `{"n":${n},"text":"line\\r\\nbreak \\u001b[31m"}`,
+    latencyMs: 0.25,
+  });
 
 describe('audit trail: the SQLite writer thread', () => {
   let dir = '';

@@ -19,6 +19,7 @@ import { McpServer, silentLogger } from '../src/server/index.js';
 import { listenHttp } from '../src/transports/http/index.js';
 import { callTool } from './support/http-mcp.js';
 import { auditScenarios } from './policy-audit-scenarios.js';
+import { auditEntry } from './support/audit-entry.js';
 
 interface Sqlite {
   prepare(sql: string): { run(...params: unknown[]): unknown };
@@ -47,29 +48,7 @@ for (const writer of ['thread', 'inline'] as const)
     };
   });
 
-const entry = (n: number, time = 1_000 + n): AuditEntry => ({
-  time,
-  requestId: String(n),
-  traceId: null,
-  method: 'tools/call',
-  era: 'modern',
-  subject: 'alice',
-  authMethod: 'local',
-  clientId: null,
-  clientName: null,
-  clientVersion: null,
-  tool: 'echo',
-  argsDigest: 'digest',
-  arguments: '{}',
-  decision: 'allowed',
-  rule: null,
-  approvalId: null,
-  outcome: 'result',
-  errorCode: null,
-  detail: null,
-  latencyMs: 0.5,
-  resultBytes: 2,
-});
+const entry = (n: number, time = 1_000 + n): AuditEntry => auditEntry(n, { time });
 
 describe('audit trail: the SQLite file', () => {
   let dir = '';

@@ -90,27 +90,22 @@ async function openStore(store: AuditOptions['store'], logger: Logger): Promise<
       );
     }
     if (store.writer === 'inline') return new SqliteAuditStore(store.path, options);
-    const threaded = new SqliteThreadStore(store.path, options);
-    try {
-      await threaded.ready();
-    } catch (error) {
-      await threaded.close().catch(() => undefined);
-      throw new Error(`the audit trail cannot open ${threaded.description}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    return threaded;
+    return opened(new SqliteThreadStore(store.path, options));
   }
-  const postgres = new PostgresAuditStore(store.url, store.table === undefined ? {} : { table: store.table });
+  return opened(new PostgresAuditStore(store.url, store.table === undefined ? {} : { table: store.table }));
+}
+
+/** A store that opens asynchronously (a thread, a connection), once open; closed again when it cannot be. */
+async function opened<S extends AuditStore & { ready(): Promise<void> }>(store: S): Promise<S> {
   try {
-    await postgres.ready();
+    await store.ready();
   } catch (error) {
-    await postgres.close().catch(() => undefined);
-    throw new Error(`the audit trail cannot open ${postgres.description}: ${(error as Error).message}`, {
+    await store.close().catch(() => undefined);
+    throw new Error(`the audit trail cannot open ${store.description}: ${(error as Error).message}`, {
       cause: error,
     });
   }
-  return postgres;
+  return store;
 }
 
 /** The project's one redactor (policy/redact), as the audit applies it: what it stores, never what the client got. */

@@ -8,31 +8,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SqliteAuditStore } from './sqlite-store.js';
+import { auditEntry } from '../../../test/support/audit-entry.js';
 import type { AuditEntry } from './types.js';
 
-const entry = (n: number): AuditEntry => ({
-  time: 1_000 + n,
-  requestId: String(n),
-  traceId: null,
-  method: 'tools/call',
-  era: 'modern',
-  subject: 'alice',
-  authMethod: 'local',
-  clientId: null,
-  clientName: null,
-  clientVersion: null,
-  tool: 'echo',
-  argsDigest: 'digest',
-  arguments: JSON.stringify({ text: 'x'.repeat(200) }),
-  decision: 'allowed',
-  rule: null,
-  approvalId: null,
-  outcome: 'result',
-  errorCode: null,
-  detail: null,
-  latencyMs: 0.5,
-  resultBytes: 2,
-});
+const entry = (n: number): AuditEntry =>
+  auditEntry(n, { arguments: JSON.stringify({ text: 'x'.repeat(200) }) });
 
 /** Polls until `check` holds, at most `rounds` × 50 ms (generous: the thread checkpoints every 200 ms). */
 async function eventually(check: () => boolean, rounds = 400): Promise<boolean> {

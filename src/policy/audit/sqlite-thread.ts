@@ -45,6 +45,8 @@ export class SqliteThreadStore implements AuditStore {
   readonly #exited: Promise<void>;
   /** Why the thread cannot be used any more (it failed to open, crashed or was closed). */
   #broken: string | undefined;
+  /** The thread said its database is open (#ready resolved). */
+  #open = false;
   /** close() was called: the thread stays held until it has exited. */
   #closing = false;
 
@@ -70,9 +72,11 @@ export class SqliteThreadStore implements AuditStore {
       } else if (first) {
         first = false;
         if (message.ok) {
-          // From now on the thread is held (ref) only while a call waits for it: an idle trail never keeps a
-          // process alive. Until then it is, so whoever awaits ready() is not left behind by an event loop that ends.
-          if (this.#calls.length === 0 && !this.#closing) this.#worker.unref();
+          // From now on the thread is held (ref) only while a call waits for it (none can yet: calls wait for
+          // ready): an idle trail never keeps a process alive. Until now it was held, so whoever awaits ready() is
+          // not left behind by an event loop that ends.
+          if (!this.#closing) this.#worker.unref();
+          this.#open = true;
           opened();
         } else {
           this.#broken = message.error;
@@ -137,19 +141,21 @@ export class SqliteThreadStore implements AuditStore {
     await this.#exited;
   }
 
+  /** Sends at once when the thread is open (every batch after the first), else once it has opened. */
   #send(request: ThreadRequest): Promise<unknown> {
-    return this.#ready.then(
-      () =>
-        new Promise<unknown>((resolve, reject) => {
-          if (this.#broken !== undefined) {
-            reject(new Error(this.#broken));
-            return;
-          }
-          if (this.#calls.length === 0) this.#worker.ref();
-          this.#calls.push(new Call(resolve, reject));
-          this.#worker.postMessage(request);
-        }),
-    );
+    return this.#open ? this.#post(request) : this.#ready.then(() => this.#post(request));
+  }
+
+  #post(request: ThreadRequest): Promise<unknown> {
+    return new Promise<unknown>((resolve, reject) => {
+      if (this.#broken !== undefined) {
+        reject(new Error(this.#broken));
+        return;
+      }
+      if (this.#calls.length === 0) this.#worker.ref();
+      this.#calls.push(new Call(resolve, reject));
+      this.#worker.postMessage(request);
+    });
   }
 
   #settle(reply: ThreadReply): void {

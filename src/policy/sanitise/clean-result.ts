@@ -188,14 +188,7 @@ function untouched(result: JsonObject, steps: CleanSteps): boolean {
 
 export function cleanResult(result: JsonObject, steps: CleanSteps): Cleaned {
   if (untouched(result, steps)) return { result, report: UNTOUCHED };
-  const report: CleanReport = {
-    changed: false,
-    redactions: 0,
-    masked: false,
-    truncated: false,
-    binaryLeftOut: 0,
-    structuredChanged: false,
-  };
+  const report: CleanReport = { ...UNTOUCHED };
   const isToolError = Array.isArray(result.content) && result.isError === true;
   const step = textStep({ ...steps, mask: steps.mask && isToolError }, report);
   const budget = new Budget(steps.maxTextBytes, steps.maxBinaryBytes);

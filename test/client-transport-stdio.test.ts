@@ -271,6 +271,52 @@ describe('StdioClientTransport', () => {
     assert.equal(h.transport.stderrText, '');
   });
 
+  it('writes the lines sent during one event-loop turn to the pipe together, in order, once', async () => {
+    // Counts the reads it gets; answers "<reads> <lines>" when told to. One write of 16 short lines (well under
+    // PIPE_BUF, so atomic) is one read for a child that is waiting in read(2) when it arrives; 'count' is the next.
+    const h = harness(`
+let reads = 0, lines = 0;
+process.stdin.on('data', (chunk) => {
+  reads++;
+  for (const line of chunk.toString().split('\\n')) {
+    if (line === 'count') process.stdout.write(reads + ' ' + lines + '\\n');
+    else if (line !== '') lines++;
+  }
+});
+process.stdout.write('ready\\n');
+`);
+    await h.transport.start();
+    await h.nextMessages(1);
+    for (let i = 0; i < 16; i++) h.transport.send(`{"id":${i}}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    h.transport.send('count');
+    assert.deepEqual(await h.nextMessages(2), ['ready', '2 16']); // the 16 lines in one read, then 'count'
+  });
+
+  it('keeps the order of lines across a write forced by 64 KiB of pending output', async () => {
+    const h = harness(ECHO);
+    await h.transport.start();
+    const big = JSON.stringify({ pad: 'y'.repeat(70 * 1024) });
+    h.transport.send('{"n":1}');
+    h.transport.send(big); // pending passes 64 KiB: written at once, with what came before it
+    h.transport.send('{"n":3}');
+    assert.deepEqual(await h.nextMessages(3), ['{"n":1}', big, '{"n":3}']);
+  });
+
+  it('close() right after send() still delivers the line before stdin ends', async () => {
+    const h = harness(`
+let text = '';
+process.stdin.on('data', (chunk) => (text += chunk));
+process.stdin.on('end', () => require('node:fs').writeSync(1, 'got ' + JSON.stringify(text) + '\\n'));
+`);
+    await h.transport.start();
+    h.transport.send('{"last":true}');
+    const closing = h.transport.close();
+    assert.deepEqual(await h.nextMessages(1), ['got "{\\"last\\":true}\\n"']);
+    await within(closing, 5000, 'close');
+    assert.equal(h.transport.exitCode, 0);
+  });
+
   it('bounds what it queues for a server that does not read its stdin', async () => {
     const h = harness(
       `process.stdin.pause(); setInterval(() => {}, 1000); process.stdout.write('ready\\n');`,

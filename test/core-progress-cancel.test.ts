@@ -226,6 +226,44 @@ describe('core cancellation', () => {
     );
   });
 
+  it('CA-03 ctx.onAbort runs once with the reason ctx.signal carries, and at once when added after the abort', async () => {
+    const started = deferred();
+    const seen = deferred<unknown[]>();
+    const server = testServer();
+    server.tool({
+      name: 'wait',
+      handler: (_args, ctx) =>
+        new Promise<string>((resolve) => {
+          const reasons: unknown[] = [];
+          ctx.onAbort((reason) => {
+            reasons.push(reason);
+            // Added while aborting: runs at once, with the same reason.
+            ctx.onAbort((late) => {
+              reasons.push(late, ctx.signal.reason);
+              seen.resolve(reasons);
+              resolve('finished anyway');
+            });
+          });
+          started.resolve();
+        }),
+    });
+    const client = await connect(server);
+    client.send({ jsonrpc: '2.0', id: 'w', method: 'tools/call', params: modern({ name: 'wait' }) });
+    await started.promise;
+    client.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'w', reason: 'stop now' },
+    });
+    assert.deepEqual(await seen.promise, ['stop now', 'stop now', 'stop now']);
+    await client.flush();
+    assert.deepEqual(
+      client.received().filter((m) => !Array.isArray(m) && m.id === 'w'),
+      [],
+      'a cancelled request gets no response',
+    );
+  });
+
   it('CA-03 a cancel sent right behind its request still aborts the call (regression: it was ignored before validation ended)', async () => {
     let started = false;
     let abortedWhileRunning = false;

@@ -14,7 +14,11 @@ import type { ToolContext } from '../server/index.js';
  */
 export interface ForwardedInput {
   handlers: InputHandlers;
-  /** Aborts when an ask could not be forwarded; combine it with the request's own signal. */
+  /**
+   * The upstream request's signal: aborts with the inbound request (cancellation, timeout, a closed stream) and when
+   * an ask could not be forwarded. One AbortController per request; AbortSignal.any over the request's own signal
+   * cost three, and ~8 µs of every proxied call.
+   */
   signal: AbortSignal;
   /** Throws the error that stopped the forwarding, if any; call it when the upstream request ends, either way. */
   rethrow(): void;
@@ -22,6 +26,7 @@ export interface ForwardedInput {
 
 export function forwardInput(ctx: ToolContext): ForwardedInput {
   const stop = new AbortController();
+  ctx.onAbort((reason) => stop.abort(reason));
   let stopped: unknown;
   let asked = 0;
   // Keys are the order of asking within one run: a retried call asks again in the same order, so the answers the

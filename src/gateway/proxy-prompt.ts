@@ -24,10 +24,9 @@ export function proxyPrompt(options: ProxyPromptOptions): PromptConfig {
     timeoutMs: options.timeoutMs,
     get: async (args, ctx) => {
       const input = forwardInput(ctx);
-      const signal = AbortSignal.any([ctx.signal, input.signal]);
       try {
         const result = await options.run((client) =>
-          client.getPrompt(prompt.name, args, { signal, handlers: input.handlers }),
+          client.getPrompt(prompt.name, args, { signal: input.signal, handlers: input.handlers }),
         );
         input.rethrow();
         const out: GetPromptResult = { messages: result.messages };

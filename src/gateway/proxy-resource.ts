@@ -25,10 +25,9 @@ async function read(
   ctx: ToolContext,
 ): Promise<ResourceContentsInput[]> {
   const input = forwardInput(ctx);
-  const signal = AbortSignal.any([ctx.signal, input.signal]);
   try {
     const result = await options.run((client) =>
-      client.readResource(uri, { signal, handlers: input.handlers }),
+      client.readResource(uri, { signal: input.signal, handlers: input.handlers }),
     );
     input.rethrow();
     return result.contents.map((contents: ResourceContents) => {

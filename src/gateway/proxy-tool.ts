@@ -61,7 +61,7 @@ async function forwardCall(options: ProxyToolOptions, args: unknown, ctx: ToolCo
   const input = forwardInput(ctx);
   const support = options.tool.execution?.taskSupport;
   const call: CallOptions = {
-    signal: AbortSignal.any([ctx.signal, input.signal]),
+    signal: input.signal,
     handlers: input.handlers,
     timeoutMs: options.timeoutMs,
     // A gateway task (the inbound client declared tasks) asks the upstream for one too, where the upstream lets it.

@@ -69,6 +69,15 @@ export class ToolContext {
   }
 
   /**
+   * Calls `listener` once, with the reason `signal` would carry, when the request is aborted (at once if it already
+   * is). For code that only needs the callback: no AbortSignal is made, and nothing is left behind by a request
+   * that ends normally.
+   */
+  onAbort(listener: (reason: unknown) => void): void {
+    this.#cancellation.onAbort(listener);
+  }
+
+  /**
    * Tasks extension: continue as a task. The client gets a CreateTaskResult now and polls tasks/get; input requests
    * from here on go through tasks/update. Resolves true once running as a task, false where that is not possible
    * (the tool does not support tasks, or the request did not declare the extension): the call simply goes on.

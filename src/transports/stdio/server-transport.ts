@@ -15,7 +15,7 @@ import { LineSplitter } from './line-splitter.js';
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 /** Messages sent in one turn of the event loop go out in one write, up to this many bytes at once. */
-const COALESCE_BYTES = 64 * 1024;
+export const COALESCE_BYTES = 64 * 1024;
 
 export interface StdioServerTransportOptions {
   /** Defaults to process.stdin. Never ended or destroyed by the transport: it only stops reading. */

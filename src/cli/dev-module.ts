@@ -21,6 +21,7 @@ import type { JsonObject } from '../jsonrpc/index.js';
 import { MetaKey, type CallToolResult, type Tool } from '../protocol/index.js';
 import { ToolError, type McpServer, type ToolConfig, type ToolContext } from '../server/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
+import { ownModule } from '../own-files.js';
 
 /** A stuck child is given up on after this; the module's own time limits (60 s by default) apply first. */
 const PROXY_TIMEOUT_MS = 600_000;
@@ -53,8 +54,7 @@ interface Version {
 
 /** How to start dev-child for this build: from source under a TypeScript loader, from dist/ otherwise. */
 function childCommand(file: string): { command: string; args: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './dev-child.ts' : './dev-child.js', import.meta.url);
+  const entry = ownModule('cli/dev-child');
   // The parent's Node flags (a TypeScript loader, say) go along, so a .ts module loads in the child as here.
   return { command: process.execPath, args: [...process.execArgv, fileURLToPath(entry), file] };
 }

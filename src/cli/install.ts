@@ -16,6 +16,7 @@ import { chooseScope, hostSpec, type HostEnvironment, type HostSpec } from './ho
 import { mergeEntries, type EntryOutcome, type NamedEntry } from './install-merge.js';
 import { shellCommand } from './shell-quote.js';
 import { didYouMean } from './suggest.js';
+import { packageFile } from '../own-files.js';
 
 export interface InstallOptions {
   scope?: string;
@@ -43,7 +44,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The node binary and the bin script of this installation: what a host runs to start `toolwire`. */
 export function toolwireCommand(): { command: string; script: string } {
-  const script = fileURLToPath(new URL('../../bin/toolwire.js', import.meta.url));
+  const script = fileURLToPath(packageFile('bin/toolwire.js'));
   if (!existsSync(script)) throw new Error(`this installation has no ${script}; reinstall toolwire`);
   return { command: process.execPath, script };
 }

@@ -13,6 +13,7 @@ import type { DevOptions } from './dev.js';
 import type { InstallOptions } from './install.js';
 import type { PromptCommandOptions } from './prompts.js';
 import type { ReadCommandOptions } from './resources.js';
+import { packageFile } from '../own-files.js';
 
 // Startup: every command's module is imported when that command runs (`await import('./list.js')` in its action),
 // never at the top of this file: loading them all cost `toolwire --version` ~200 ms and 400 modules.
@@ -58,7 +59,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
 const commandWord = (argv: readonly string[]): string | undefined => (argv[0] === 'help' ? argv[1] : argv[0]);
 
 const packageVersion = (): string => {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  const text = readFileSync(packageFile('package.json'), 'utf8');
   return (JSON.parse(text) as { version: string }).version; // our own package.json
 };
 

@@ -6,12 +6,13 @@
 
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { ownModule } from '../../own-files.js';
 import type { SqliteStoreOptions } from './sqlite-store.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './sqlite-thread-worker.js';
 import type { AuditEntry, AuditFilter, AuditRecord, AuditStore, ChainHead, PruneRule } from './types.js';
 
 /**
- * The thread's entry. From the compiled package it is the .js file next to this one; from TypeScript source (the
+ * The thread's entry. From the built package it is dist/policy/audit/sqlite-thread-worker.js; from TypeScript source (the
  * tests, which run through tsx) a worker does not inherit tsx's loader, so the thread loads tsx's API first and
  * imports the .ts file through it. Plain CommonJS, run by eval: it needs no file of its own.
  */
@@ -54,8 +55,7 @@ export class SqliteThreadStore implements AuditStore {
     const file = resolve(path);
     this.description = `sqlite ${file}`;
     const { onCheckpointError, ...rest } = options;
-    const source = import.meta.url;
-    const entry = new URL(`./sqlite-thread-worker${source.endsWith('.ts') ? '.ts' : '.js'}`, source).href;
+    const entry = ownModule('policy/audit/sqlite-thread-worker').href;
     const data: ThreadData & { entry: string } = { path: file, options: rest, entry };
     this.#worker = new Worker(BOOT, { eval: true, workerData: data });
     let opened: () => void;

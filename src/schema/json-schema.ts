@@ -4,6 +4,7 @@ import type { ValidateFunction } from 'ajv';
 import type { JsonObject } from '../jsonrpc/index.js';
 import { compilerFor, dialectOf, loadAjv } from './dialect.js';
 import { limitIssues } from './format.js';
+import { plainSchemaCheck, type PlainCheck } from './plain.js';
 import { issuesFromAjv } from './issues.js';
 import { SchemaError, type CompiledSchema, type ValidationResult } from './types.js';
 import { toWireSchema } from './wire-schema.js';
@@ -14,7 +15,7 @@ const byObject = new WeakMap<object, CompiledSchema>();
 const byText = new Map<string, CompiledSchema>();
 let compiled = 0;
 
-/** How many Ajv validators have been compiled in this process: a diagnostic for the caches. */
+/** How many validators (Ajv's or plain.ts's) have been built in this process: a diagnostic for the caches. */
 export const compiledValidatorCount = (): number => compiled;
 
 function ajvCompile(schema: JsonObject, subject: string): ValidateFunction {
@@ -45,6 +46,25 @@ function build(wire: JsonObject, validator: ValidateFunction): CompiledSchema {
   });
 }
 
+/**
+ * A plain schema's validator (plain.ts): its own check decides; a value it refuses goes through Ajv, compiled on that
+ * first refusal, for Ajv's issues (and Ajv's verdict, should the two ever differ).
+ */
+function buildPlain(wire: JsonObject, check: PlainCheck, subject: string): CompiledSchema {
+  const type = wire['type'];
+  let ajv: ValidateFunction | undefined;
+  return Object.freeze({
+    jsonSchema: wire,
+    rootType: typeof type === 'string' ? type : undefined,
+    validate(value: unknown): ValidationResult<unknown> {
+      if (check(value)) return { ok: true, value };
+      ajv ??= ajvCompile(wire, subject);
+      if (ajv(value)) return { ok: true, value };
+      return { ok: false, issues: limitIssues(issuesFromAjv(ajv.errors ?? [])) };
+    },
+  });
+}
+
 /** Compiles (or finds in the cache) a raw JSON Schema; `subject` names it in errors, e.g. `inputSchema of tool "x"`. */
 export function compileJsonSchema(schema: JsonObject, subject: string): CompiledSchema {
   const known = byObject.get(schema);
@@ -52,7 +72,12 @@ export function compileJsonSchema(schema: JsonObject, subject: string): Compiled
   const wire = toWireSchema(schema, subject);
   let result = byText.get(wire.text);
   if (result === undefined) {
-    result = build(wire.schema, ajvCompile(wire.schema, subject));
+    dialectOf(wire.schema['$schema'], subject); // an unsupported dialect is refused before anything else
+    const plain = plainSchemaCheck(wire.schema);
+    result =
+      plain === undefined
+        ? build(wire.schema, ajvCompile(wire.schema, subject))
+        : buildPlain(wire.schema, plain, subject);
     compiled++;
     byText.set(wire.text, result);
   }

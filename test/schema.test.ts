@@ -576,6 +576,23 @@ describe('x-mcp-header', () => {
     'is not statically reachable: it must be on a property reached from the root through "properties" only ' +
     '(not items, oneOf, $defs, $ref targets…)';
 
+  it('scans a compiled (frozen) schema once for all its tools, and a schema that may still change every time', () => {
+    const compiled = compileSchema(
+      { type: 'object', properties: { scanOnce: { type: 'string', 'x-mcp-header': 'Scan-Once' } } },
+      input,
+    ).jsonSchema;
+    const first = collectXMcpHeaders(compiled);
+    assert.deepEqual(first, [{ header: 'Scan-Once', path: ['scanOnce'], type: 'string' }]);
+    assert.equal(collectXMcpHeaders(compiled), first, 'the same frozen list for every tool of the schema');
+    assert.ok(Object.isFrozen(first));
+    const open: JsonObject = { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'A' } } };
+    assert.equal(collectXMcpHeaders(open).length, 1);
+    (open.properties as JsonObject).b = { type: 'string', 'x-mcp-header': 'B' };
+    assert.equal(collectXMcpHeaders(open).length, 2, 'an unfrozen schema is scanned again');
+    (open.properties as JsonObject).c = { type: 'string', 'x-mcp-header': 'a' };
+    assert.match(String(validateXMcpHeaders(open)), /duplicates/);
+  });
+
   it('accepts annotations on string, integer and boolean properties, nested through properties', () => {
     const schema = {
       type: 'object',

@@ -65,15 +65,34 @@ function scan(jsonSchema: JsonObject): Scan {
   return { headers, problem };
 }
 
+/**
+ * Scans of frozen schemas (compiled ones are: see wire-schema.ts), which cannot change: registering a tool asks twice
+ * (validate, then collect), and tools sharing a compiled schema ask once between them.
+ */
+const scans = new WeakMap<JsonObject, Scan>();
+
+function scanOnce(jsonSchema: JsonObject): Scan {
+  let result = scans.get(jsonSchema);
+  if (result === undefined) {
+    result = scan(jsonSchema);
+    if (Object.isFrozen(jsonSchema)) {
+      Object.freeze(result.headers); // shared by every tool of this schema
+      scans.set(jsonSchema, result);
+    }
+  }
+  return result;
+}
+
 /** Undefined when every x-mcp-header annotation in the schema is valid; otherwise the first problem found. */
-export const validateXMcpHeaders = (jsonSchema: JsonObject): string | undefined => scan(jsonSchema).problem;
+export const validateXMcpHeaders = (jsonSchema: JsonObject): string | undefined =>
+  scanOnce(jsonSchema).problem;
 
 /**
  * The mirrored arguments of a valid schema, in document order. Throws on an invalid one (check with
  * validateXMcpHeaders first): a partial list would send some headers and silently drop others.
  */
 export function collectXMcpHeaders(jsonSchema: JsonObject): XMcpHeader[] {
-  const { headers, problem } = scan(jsonSchema);
+  const { headers, problem } = scanOnce(jsonSchema);
   if (problem !== undefined) throw new SchemaError(`invalid x-mcp-header: ${problem}`);
   return headers;
 }

@@ -197,9 +197,9 @@ function measureStdioWorkload(peer, workload, seconds, request = stdioCallLine) 
   });
 }
 
-async function startupOnce(name, tools) {
+async function startupOnce(name, tools, extra = []) {
   const [command, args] = serverCommand(name, 'stdio', tools);
-  return measureStartup(command, args, stdioCallLine, isRightSum);
+  return measureStartup(command, [...args, ...extra], stdioCallLine, isRightSum);
 }
 
 async function benchmark(opts, wrk) {
@@ -293,6 +293,12 @@ async function benchmark(opts, wrk) {
             const times = [];
             for (let i = 0; i < opts.startupSpawns; i++) times.push(await startupOnce(name, tools));
             startups.push({ round, tools, server: name, ms: median(times), spawns: times });
+            if (name !== 'toolwire') continue;
+            // The same server with its tools' JSON Schemas as written (no Zod import): shown, not judged.
+            const plain = [];
+            for (let i = 0; i < opts.startupSpawns; i++)
+              plain.push(await startupOnce(name, tools, ['--schemas', 'json']));
+            startups.push({ round, tools, server: 'toolwire-json', ms: median(plain), spawns: plain });
           }
         }
       }

@@ -55,9 +55,9 @@ function summarize({ workloads, runs, startups, commands = [], idle, opts }) {
   }
   for (const tools of new Set(startups.map((s) => s.tools))) {
     summary[`startup-${tools}`] = {};
-    for (const server of opts.servers) {
+    for (const server of [...opts.servers, 'toolwire-json']) {
       const mine = startups.filter((s) => s.tools === tools && s.server === server);
-      summary[`startup-${tools}`][server] = { ms: median(mine.map((s) => s.ms)) };
+      if (mine.length > 0) summary[`startup-${tools}`][server] = { ms: median(mine.map((s) => s.ms)) };
     }
   }
   for (const [key, mib] of Object.entries(idle ?? {})) {
@@ -175,6 +175,14 @@ export function printReport({ workloads, runs, startups, commands, idle, opts, i
       `startup to first answer, ${tools.toLocaleString('en-US')} tools (ms)`,
       servers.map((server) => ms(line[server].ms)),
       ...ratios((server) => line[server]?.ms),
+    );
+    if (line['toolwire-json'] === undefined) continue;
+    // Not judged: toolwire's own startup, without the Zod import the README's way of writing tools brings.
+    const plain = (server) => line[server === 'toolwire' ? 'toolwire-json' : server]?.ms;
+    row(
+      `  … its tools in JSON Schema, no Zod (ms)`,
+      servers.map((server) => (server === 'toolwire' ? ms(plain(server)) : '')),
+      ...ratios(plain),
     );
   }
   for (const tools of [10, 1000]) {

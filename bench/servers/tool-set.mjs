@@ -41,7 +41,10 @@ export function wireTools(count) {
   return tools;
 }
 
-/** Reads `--transport http|stdio --tools N --port P` (port 0: any free one, printed on stdout as `port=<n>`). */
+/**
+ * Reads `--transport http|stdio --tools N --port P [--schemas zod|json]` (port 0: any free one, printed on stdout as
+ * `port=<n>`). `--schemas json` (toolwire only): the tools' JSON Schemas as written, wireTools' shapes, instead of Zod.
+ */
 export function serverArgs(argv = process.argv.slice(2)) {
   const value = (flag, fallback) => {
     const at = argv.indexOf(flag);
@@ -50,13 +53,16 @@ export function serverArgs(argv = process.argv.slice(2)) {
   const transport = value('--transport', 'http');
   const tools = Number(value('--tools', '10'));
   const port = Number(value('--port', '0'));
+  const schemas = value('--schemas', 'zod');
   if (transport !== 'http' && transport !== 'stdio')
     throw new Error(`--transport must be http or stdio, not ${transport}`);
   if (!Number.isInteger(tools) || tools < 0 || tools > 100_000)
     throw new Error('--tools must be an integer 0..100000');
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error('--port must be an integer 0..65535');
-  return { transport, tools, port };
+  if (schemas !== 'zod' && schemas !== 'json')
+    throw new Error(`--schemas must be zod or json, not ${schemas}`);
+  return { transport, tools, port, schemas };
 }
 
 /** Announces the listening port to the bench driver (stdout, one line), so it never has to guess or poll. */

@@ -3,7 +3,6 @@
 // Like an application, it imports what it serves with: toolwire/stdio or toolwire/http, and toolwire/policy only for
 // the rows that turn a policy layer on (the startup rows time a plain stdio server, as the README writes one).
 
-import { z } from 'zod';
 import { McpServer } from 'toolwire';
 import {
   SUM_DESCRIPTION,
@@ -12,24 +11,30 @@ import {
   dummyName,
   serverArgs,
   exitOnSignal,
+  wireTools,
 } from './tool-set.mjs';
 
-const { transport, tools, port } = serverArgs();
+const { transport, tools, port, schemas } = serverArgs();
 exitOnSignal();
+// Zod, as the README writes tools; `--schemas json` (the startup rows' second server) gives the same tools their JSON
+// Schemas as written, to show toolwire's own startup apart from Zod's import (~35-40 ms here).
+const { z } = schemas === 'zod' ? await import('zod') : {};
+const json = schemas === 'json' ? wireTools(0)[0].inputSchema : undefined;
+const jsonText = schemas === 'json' ? wireTools(1)[1].inputSchema : undefined;
 
 // One page holds every tool, so that tools/list measures listing 1,001 tools, not paging through them.
 const server = new McpServer({ name: 'bench-toolwire', version: '1.0.0' }, { pageSize: 2000 });
 server.tool({
   name: 'calculate_sum',
   description: SUM_DESCRIPTION,
-  inputSchema: z.object({ a: z.number(), b: z.number() }),
+  inputSchema: json ?? z.object({ a: z.number(), b: z.number() }),
   handler: async ({ a, b }) => String(a + b),
 });
 for (let index = 0; index < tools; index++) {
   server.tool({
     name: dummyName(index),
     description: dummyDescription(index),
-    inputSchema: z.object({ text: z.string() }),
+    inputSchema: jsonText ?? z.object({ text: z.string() }),
     handler: async ({ text }) => text,
   });
 }

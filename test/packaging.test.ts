@@ -173,7 +173,10 @@ console.log(JSON.stringify({ loaded: loaded.map((m) => Object.keys(m).length > 0
 
   it("starts the audit trail's writer thread from its own file of the bundled package", () => {
     // dist/ is bundled: the thread's entry is found from the package root, not from the chunk that asks for it.
-    // Run by the `node` npm ran (PATH's): better-sqlite3 was built for it by the install, whatever runs this suite.
+    // better-sqlite3's native part as this suite's other tests load it: the consumer's install built one for the
+    // node npm ran, which under the Node 22 and 24 suites (scripts/test-on-node.mjs) is not the node running this.
+    const addon = join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    cpSync(join(REPO, addon), join(consumer, addon));
     writeFileSync(
       join(consumer, 'audit-check.mjs'),
       `import { openAudit } from 'toolwire/policy';
@@ -182,7 +185,7 @@ console.log(audit.store.description);
 await audit.close();
 `,
     );
-    const output = run('node', ['audit-check.mjs'], consumer);
+    const output = run(process.execPath, ['audit-check.mjs'], consumer);
     assert.equal(output.stdout, `sqlite ${join(consumer, 'trail.db')}\n`);
   });
 

@@ -6,34 +6,20 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { PostgresAuditStore, type AuditEntry } from '../src/policy/audit/index.js';
 import { runCli } from './fixtures/client/harness.js';
+import { auditEntry } from './support/audit-entry.js';
 import { postgresMissing, startPostgres, type RunningPostgres } from './support/postgres.js';
 
 const TEST_MS = 120_000;
 const missing = postgresMissing();
 
-const entry = (n: number): AuditEntry => ({
-  time: Date.parse('2026-11-27T08:00:00.000Z') + n,
-  requestId: String(n),
-  traceId: null,
-  method: 'tools/call',
-  era: 'legacy',
-  subject: 'alice',
-  authMethod: 'api-key',
-  clientId: null,
-  clientName: null,
-  clientVersion: null,
-  tool: 'echo',
-  argsDigest: 'digest',
-  arguments: '{}',
-  decision: 'allowed',
-  rule: null,
-  approvalId: null,
-  outcome: 'result',
-  errorCode: null,
-  detail: null,
-  latencyMs: 2,
-  resultBytes: 10,
-});
+const entry = (n: number): AuditEntry =>
+  auditEntry(n, {
+    time: Date.parse('2026-11-27T08:00:00.000Z') + n,
+    era: 'legacy',
+    authMethod: 'api-key',
+    latencyMs: 2,
+    resultBytes: 10,
+  });
 
 describe('toolwire audit on PostgreSQL', { skip: missing ?? false }, () => {
   let postgres: RunningPostgres | undefined;

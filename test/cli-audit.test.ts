@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteAuditStore, type AuditEntry, type AuditRecord } from '../src/policy/audit/index.js';
 import { runCli } from './fixtures/client/harness.js';
+import { auditEntry } from './support/audit-entry.js';
 
 const TEST_MS = 120_000; // each test runs CLI processes on a loaded machine
 const USAGE_HINT = 'run "toolwire --help" for usage\n';
@@ -26,30 +27,17 @@ function unsafeCharacter(text: string): string | undefined {
   return undefined;
 }
 
-const entry = (fields: Partial<AuditEntry>): AuditEntry => ({
-  time: Date.parse('2026-11-27T08:00:00.000Z'),
-  requestId: '1',
-  traceId: null,
-  method: 'tools/call',
-  era: 'modern',
-  subject: 'alice',
-  authMethod: 'bearer',
-  clientId: null,
-  clientName: 'cursor',
-  clientVersion: '1.0',
-  tool: 'echo',
-  argsDigest: 'digest',
-  arguments: '{"text":"hi"}',
-  decision: 'allowed',
-  rule: null,
-  approvalId: null,
-  outcome: 'result',
-  errorCode: null,
-  detail: null,
-  latencyMs: 1.5,
-  resultBytes: 42,
-  ...fields,
-});
+const entry = (fields: Partial<AuditEntry>): AuditEntry =>
+  auditEntry(1, {
+    time: Date.parse('2026-11-27T08:00:00.000Z'),
+    authMethod: 'bearer',
+    clientName: 'cursor',
+    clientVersion: '1.0',
+    arguments: '{"text":"hi"}',
+    latencyMs: 1.5,
+    resultBytes: 42,
+    ...fields,
+  });
 
 describe('toolwire audit', () => {
   let dir = '';

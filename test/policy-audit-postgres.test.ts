@@ -17,6 +17,7 @@ import { listenHttp } from '../src/transports/http/index.js';
 import { capturingLogger } from './support/harness.js';
 import { callTool } from './support/http-mcp.js';
 import { auditScenarios } from './policy-audit-scenarios.js';
+import { auditEntry } from './support/audit-entry.js';
 import { postgresMissing, startPostgres, type RunningPostgres } from './support/postgres.js';
 
 interface PgClient {
@@ -66,29 +67,8 @@ if (missing !== undefined) {
       url = (await server).url;
     });
 
-    const entry = (n: number, time = 1_000 + n): AuditEntry => ({
-      time,
-      requestId: String(n),
-      traceId: null,
-      method: 'tools/call',
-      era: 'modern',
-      subject: `s${n % 3}`,
-      authMethod: 'api-key',
-      clientId: null,
-      clientName: null,
-      clientVersion: null,
-      tool: 'echo',
-      argsDigest: 'digest',
-      arguments: '{}',
-      decision: 'allowed',
-      rule: null,
-      approvalId: null,
-      outcome: 'result',
-      errorCode: null,
-      detail: null,
-      latencyMs: 0.125,
-      resultBytes: 2,
-    });
+    const entry = (n: number, time = 1_000 + n): AuditEntry =>
+      auditEntry(n, { time, subject: `s${n % 3}`, authMethod: 'api-key', latencyMs: 0.125 });
 
     it(
       'H3 two stores on one table (as two instances would be) keep one unbroken chain',

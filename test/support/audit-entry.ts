@@ -1,4 +1,4 @@
-// One audit entry for the store tests: a finished tools/call by alice, numbered `n` (its request id, and its time
+// One audit entry for the audit tests (stores, CLI): a finished tools/call by alice, numbered `n` (its request id, and its time
 // unless `fields` says otherwise); `fields` override any member.
 
 import type { AuditEntry } from '../../src/policy/audit/index.js';

@@ -1,5 +1,5 @@
-// One audit entry for the audit tests (stores, CLI): a finished tools/call by alice, numbered `n` (its request id, and its time
-// unless `fields` says otherwise); `fields` override any member.
+// One audit entry for the audit tests (stores, CLI): a finished tools/call by alice, numbered `n` (its request id,
+// and its time unless `fields` says otherwise); `fields` override any member.
 
 import type { AuditEntry } from '../../src/policy/audit/index.js';
 

@@ -6,7 +6,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { MessageExtra, SendOptions, Transport } from '../../protocol/index.js';
 import { StderrTail } from './client-stderr-tail.js';
 import { LineSplitter } from './line-splitter.js';
-import { COALESCE_BYTES, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QUEUED_BYTES } from './server-transport.js';
+import { DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QUEUED_BYTES } from './server-transport.js';
+import { TurnBatch } from './turn-batch.js';
 
 export const DEFAULT_MAX_STDERR_BYTES = 64 * 1024;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
@@ -73,12 +74,13 @@ export class StdioClientTransport implements Transport {
   #queue: string[] = [];
   #queuedBytes = 0;
   /**
-   * Lines sent during this event-loop turn, written together right after it (setImmediate; at once past 64 KiB):
-   * a pipe write wakes the child and costs a syscall, so a gateway with 16 calls in flight writes once, not 16 times.
-   * Empty while congested: then send() queues directly, so the byte limit is enforced where the caller can see it.
+   * Lines sent during this event-loop turn, written once right after it: a gateway with 16 calls in flight wakes its
+   * child once, not 16 times. Empty while congested: send() then queues directly, so the byte limit is enforced
+   * where the caller sees it.
    */
-  #pending = '';
-  #flushScheduled = false;
+  readonly #batch = new TurnBatch((data) => {
+    if (!this.#ended) this.#write(data, false);
+  });
 
   constructor(options: StdioClientTransportOptions) {
     if (typeof options.command !== 'string' || options.command === '') {
@@ -170,21 +172,8 @@ export class StdioClientTransport implements Transport {
       this.#write(message + '\n');
       return;
     }
-    this.#pending += message + '\n';
-    if (this.#pending.length >= COALESCE_BYTES) this.#flush();
-    else if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(this.#flush);
-    }
+    this.#batch.add(message);
   }
-
-  #flush = (): void => {
-    this.#flushScheduled = false;
-    if (this.#pending === '' || this.#ended) return;
-    const data = this.#pending;
-    this.#pending = '';
-    this.#write(data, false);
-  };
 
   /** Closes stdin, waits for the child to exit, then sends SIGTERM and finally SIGKILL. Idempotent. */
   close(): Promise<void> {
@@ -258,7 +247,7 @@ export class StdioClientTransport implements Transport {
     }
     this.#queue = [];
     this.#queuedBytes = 0;
-    this.#pending = '';
+    this.#batch.take();
     this.#resolveFinished();
     try {
       this.onclose?.();
@@ -272,8 +261,7 @@ export class StdioClientTransport implements Transport {
     if (child === undefined) this.#giveUp();
     if (child === undefined || this.#ended) return this.#finished;
     // Messages sent before close still go out; ending stdin is the graceful signal (spec: stdio shutdown).
-    const rest = this.#queue.join('') + this.#pending;
-    this.#pending = '';
+    const rest = this.#queue.join('') + this.#batch.take();
     this.#queue = [];
     this.#queuedBytes = 0;
     child.stdin?.off('drain', this.#onDrain);

@@ -11,11 +11,11 @@ import {
   type Transport,
 } from '../../protocol/index.js';
 import { LineSplitter } from './line-splitter.js';
+import { TurnBatch } from './turn-batch.js';
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 /** Messages sent in one turn of the event loop go out in one write, up to this many bytes at once. */
-export const COALESCE_BYTES = 64 * 1024;
 
 export interface StdioServerTransportOptions {
   /** Defaults to process.stdin. Never ended or destroyed by the transport: it only stops reading. */
@@ -51,13 +51,10 @@ export class StdioServerTransport implements Transport {
   #congested = false;
   #queue: string[] = [];
   #queuedBytes = 0;
-  /**
-   * Messages sent since the last write (newline-terminated). On Linux a pipe stdout is written synchronously, one
-   * syscall per write: answers produced by the same turn of the event loop (many requests in flight) are joined
-   * and written once, from setImmediate, right after the turn.
-   */
-  #pending = '';
-  #flushScheduled = false;
+  /** Answers produced by one turn of the event loop (many requests in flight), written once right after it. */
+  readonly #batch = new TurnBatch((data) => {
+    if (!this.#closed) this.#write(data);
+  });
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.#stdin = options.stdin ?? process.stdin;
@@ -87,21 +84,8 @@ export class StdioServerTransport implements Transport {
 
   send(message: string, _options?: SendOptions): void {
     if (this.#closed) throw new Error('transport closed');
-    this.#pending += message + '\n';
-    if (this.#pending.length >= COALESCE_BYTES) this.#flush();
-    else if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(this.#flush);
-    }
+    this.#batch.add(message);
   }
-
-  #flush = (): void => {
-    this.#flushScheduled = false;
-    if (this.#pending === '' || this.#closed) return;
-    const data = this.#pending;
-    this.#pending = '';
-    this.#write(data);
-  };
 
   async close(): Promise<void> {
     this.#shutdown(false);
@@ -153,7 +137,7 @@ export class StdioServerTransport implements Transport {
   #rejectOversize(bytes: number): void {
     if (this.#closed) return;
     const limit = this.#maxLineBytes;
-    this.#flush(); // keeps answers in the order their requests came
+    this.#batch.flush(); // keeps answers in the order their requests came
     this.#write(
       encodeError(
         undefined,
@@ -195,8 +179,8 @@ export class StdioServerTransport implements Transport {
     // Pausing lets the process exit once nothing else reads stdin; another reader keeps it flowing.
     if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
     this.#stdout.off('drain', this.#onDrain);
-    const rest = dropQueue ? '' : this.#queue.join('') + this.#pending;
-    this.#pending = '';
+    const pending = this.#batch.take();
+    const rest = dropQueue ? '' : this.#queue.join('') + pending;
     this.#queue = [];
     this.#queuedBytes = 0;
     if (stdoutFailed || this.#stdout.destroyed || (rest === '' && this.#stdout.writableLength === 0)) {

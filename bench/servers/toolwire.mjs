@@ -19,22 +19,22 @@ exitOnSignal();
 // Zod, as the README writes tools; `--schemas json` (the startup rows' second server) gives the same tools their JSON
 // Schemas as written, to show toolwire's own startup apart from Zod's import (~35-40 ms here).
 const { z } = schemas === 'zod' ? await import('zod') : {};
-const json = schemas === 'json' ? wireTools(0)[0].inputSchema : undefined;
-const jsonText = schemas === 'json' ? wireTools(1)[1].inputSchema : undefined;
+// wireTools(1) is calculate_sum and one dummy, as the bare server lists them: their schemas, one object each, shared.
+const [sumTool, dummyTool] = schemas === 'json' ? wireTools(1) : [];
 
 // One page holds every tool, so that tools/list measures listing 1,001 tools, not paging through them.
 const server = new McpServer({ name: 'bench-toolwire', version: '1.0.0' }, { pageSize: 2000 });
 server.tool({
   name: 'calculate_sum',
   description: SUM_DESCRIPTION,
-  inputSchema: json ?? z.object({ a: z.number(), b: z.number() }),
+  inputSchema: sumTool?.inputSchema ?? z.object({ a: z.number(), b: z.number() }),
   handler: async ({ a, b }) => String(a + b),
 });
 for (let index = 0; index < tools; index++) {
   server.tool({
     name: dummyName(index),
     description: dummyDescription(index),
-    inputSchema: jsonText ?? z.object({ text: z.string() }),
+    inputSchema: dummyTool?.inputSchema ?? z.object({ text: z.string() }),
     handler: async ({ text }) => text,
   });
 }

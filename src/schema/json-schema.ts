@@ -34,30 +34,18 @@ function ajvCompile(schema: JsonObject, subject: string): ValidateFunction {
   }
 }
 
-function build(wire: JsonObject, validator: ValidateFunction): CompiledSchema {
-  const type = wire['type'];
-  return Object.freeze({
-    jsonSchema: wire,
-    rootType: typeof type === 'string' ? type : undefined,
-    validate(value: unknown): ValidationResult<unknown> {
-      if (validator(value)) return { ok: true, value };
-      return { ok: false, issues: limitIssues(issuesFromAjv(validator.errors ?? [])) };
-    },
-  });
-}
-
 /**
- * A plain schema's validator (plain.ts): its own check decides; a value it refuses goes through Ajv, compiled on that
- * first refusal, for Ajv's issues (and Ajv's verdict, should the two ever differ).
+ * The compiled schema. Given a plain check (plain.ts), that decides, and Ajv is compiled on its first refusal, for
+ * Ajv's issues (and Ajv's verdict, should the two ever differ); without one, Ajv is compiled now, at registration.
  */
-function buildPlain(wire: JsonObject, check: PlainCheck, subject: string): CompiledSchema {
+function build(wire: JsonObject, subject: string, check: PlainCheck | undefined): CompiledSchema {
   const type = wire['type'];
-  let ajv: ValidateFunction | undefined;
+  let ajv = check === undefined ? ajvCompile(wire, subject) : undefined;
   return Object.freeze({
     jsonSchema: wire,
     rootType: typeof type === 'string' ? type : undefined,
     validate(value: unknown): ValidationResult<unknown> {
-      if (check(value)) return { ok: true, value };
+      if (check?.(value) === true) return { ok: true, value };
       ajv ??= ajvCompile(wire, subject);
       if (ajv(value)) return { ok: true, value };
       return { ok: false, issues: limitIssues(issuesFromAjv(ajv.errors ?? [])) };
@@ -73,11 +61,7 @@ export function compileJsonSchema(schema: JsonObject, subject: string): Compiled
   let result = byText.get(wire.text);
   if (result === undefined) {
     dialectOf(wire.schema['$schema'], subject); // an unsupported dialect is refused before anything else
-    const plain = plainSchemaCheck(wire.schema);
-    result =
-      plain === undefined
-        ? build(wire.schema, ajvCompile(wire.schema, subject))
-        : buildPlain(wire.schema, plain, subject);
+    result = build(wire.schema, subject, plainSchemaCheck(wire.schema));
     compiled++;
     byText.set(wire.text, result);
   }

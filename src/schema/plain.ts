@@ -69,7 +69,7 @@ function codePoints(text: string): number {
  * checked by the caller). Keyword values must be what the meta-schema allows, so that a schema Ajv would refuse
  * is never taken here.
  */
-export function plainCheck(schema: unknown, root = true): PlainCheck | undefined {
+function plainCheck(schema: unknown, root: boolean): PlainCheck | undefined {
   if (schema === true) return () => true;
   if (schema === false) return () => false;
   if (!isObject(schema)) return undefined;

@@ -11,11 +11,11 @@ import {
   type Transport,
 } from '../../protocol/index.js';
 import { LineSplitter } from './line-splitter.js';
+import { PacedLines } from './paced-lines.js';
 import { TurnBatch } from './turn-batch.js';
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
-/** Messages sent in one turn of the event loop go out in one write, up to this many bytes at once. */
 
 export interface StdioServerTransportOptions {
   /** Defaults to process.stdin. Never ended or destroyed by the transport: it only stops reading. */
@@ -43,6 +43,8 @@ export class StdioServerTransport implements Transport {
   readonly #maxLineBytes: number;
   readonly #maxQueuedBytes: number;
   readonly #splitter: LineSplitter;
+  /** Lines read, handed on a slice per turn (paced-lines.ts). */
+  readonly #paced: PacedLines;
   /** What every incoming message carries: one frozen object for the transport's life, nothing per message. */
   readonly #extra: MessageExtra;
   #started = false;
@@ -62,10 +64,19 @@ export class StdioServerTransport implements Transport {
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
     this.#extra = Object.freeze({ auth: options.caller ?? LOCAL_CALLER, transport: STDIO_TRANSPORT });
+    this.#paced = new PacedLines({
+      deliver: (line) => this.#deliver(line),
+      oversize: (bytes) => this.#rejectOversize(bytes),
+      between: () => this.#batch.flush(),
+      pause: () => this.#stdin.pause(),
+      resume: () => {
+        if (!this.#closed) this.#stdin.resume();
+      },
+    });
     this.#splitter = new LineSplitter({
       maxLineBytes: this.#maxLineBytes,
-      onLine: (line) => this.#deliver(line),
-      onOversize: ({ bytes }) => this.#rejectOversize(bytes),
+      onLine: (line) => this.#paced.line(line),
+      onOversize: ({ bytes }) => this.#paced.oversize(bytes),
     });
   }
 
@@ -94,10 +105,12 @@ export class StdioServerTransport implements Transport {
   #onData = (chunk: Buffer | string): void => {
     // Strings only arrive if someone called setEncoding on stdin; the splitter wants bytes.
     this.#splitter.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    this.#paced.pump();
   };
 
   #onEnd = (): void => {
     this.#splitter.end();
+    this.#paced.drain();
     this.#shutdown(false);
   };
 
@@ -172,6 +185,7 @@ export class StdioServerTransport implements Transport {
   #shutdown(stdoutFailed: boolean, dropQueue = false): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#paced.stop();
     this.#stdin.off('data', this.#onData);
     this.#stdin.off('end', this.#onEnd);
     this.#stdin.off('close', this.#onStdinClose);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { StdioServerTransport } from '../src/transports/stdio/index.js';
-import { LINES_PER_TURN } from '../src/transports/stdio/paced-lines.js';
+import { MAX_SLICE, MIN_SLICE, sliceSize } from '../src/transports/stdio/paced-lines.js';
 
 const request = (id: number): string => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`;
 const answer = (id: number): string => `{"jsonrpc":"2.0","id":${id},"result":{}}`;
@@ -55,7 +55,13 @@ async function until(lines: () => string[], count: number): Promise<void> {
 }
 
 describe('stdio server transport: a read is handled a slice per turn', () => {
-  it(`answers the first ${LINES_PER_TURN} of 40 lines read at once before it handles the rest`, async () => {
+  it('slices a read in about four, of 4 to 64 lines each', () => {
+    assert.deepEqual([1, 4, 8, 16, 40, 64, 256, 600].map(sliceSize), [4, 4, 4, 4, 10, 16, 64, 64]);
+    assert.equal(sliceSize(MIN_SLICE * 4 + 1), MIN_SLICE + 1);
+    assert.equal(sliceSize(Number.MAX_SAFE_INTEGER), MAX_SLICE);
+  });
+
+  it('answers the first 10 of 40 lines read at once before it handles the next 10', async () => {
     const { stdin, transport, writes, handledAtWrite, lines } = await echoing();
     const ids = Array.from({ length: 40 }, (_, index) => index + 1);
     stdin.write(ids.map(request).join('\n') + '\n'); // one chunk: one read
@@ -63,14 +69,10 @@ describe('stdio server transport: a read is handled a slice per turn', () => {
     assert.deepEqual(lines(), ids.map(answer), 'every answer, in request order');
     assert.deepEqual(
       writes.map((write) => write.split('\n').length - 1),
-      [LINES_PER_TURN, LINES_PER_TURN, 40 - 2 * LINES_PER_TURN],
+      [10, 10, 10, 10],
       'one write per slice',
     );
-    assert.deepEqual(
-      handledAtWrite,
-      [LINES_PER_TURN, 2 * LINES_PER_TURN, 40],
-      'each slice answered before the next',
-    );
+    assert.deepEqual(handledAtWrite, [10, 20, 30, 40], 'each slice answered before the next');
     await transport.close();
   });
 
@@ -99,16 +101,14 @@ describe('stdio server transport: a read is handled a slice per turn', () => {
 
   it('stops reading while lines wait, and reads again once they are handled', async () => {
     const { stdin, transport, lines } = await echoing();
-    stdin.write(
-      Array.from({ length: 3 * LINES_PER_TURN }, (_, index) => request(index + 1)).join('\n') + '\n',
-    );
+    stdin.write(Array.from({ length: 48 }, (_, index) => request(index + 1)).join('\n') + '\n');
     await turn();
-    assert.equal(stdin.isPaused(), true, 'paused while two slices wait');
-    await until(lines, 3 * LINES_PER_TURN);
+    assert.equal(stdin.isPaused(), true, 'paused while three slices of 12 wait');
+    await until(lines, 48);
     await turn();
     assert.equal(stdin.isPaused(), false, 'flowing again');
     stdin.write(request(99) + '\n');
-    await until(lines, 3 * LINES_PER_TURN + 1);
+    await until(lines, 49);
     assert.equal(lines().at(-1), answer(99));
     await transport.close();
   });
@@ -135,7 +135,7 @@ describe('stdio server transport: a read is handled a slice per turn', () => {
     stdin.write(Array.from({ length: 40 }, (_, index) => request(index + 1)).join('\n') + '\n');
     for (let turns = 0; turns < 10; turns++) await turn();
     assert.equal(handled.length, 20);
-    // The first slice was answered; 17 to 20, handled in the second slice before the close, were not yet.
-    assert.deepEqual(handledAfterClose, [17, 18, 19, 20]);
+    // Slices of 10: the first was answered; 11 to 20, handled in the second before the close, were not yet.
+    assert.deepEqual(handledAfterClose, [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
   });
 });

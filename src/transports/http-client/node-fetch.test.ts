@@ -2,7 +2,7 @@
 // behaviour for what it hands over (redirects).
 
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +13,7 @@ describe('createNodeFetch', () => {
   let base = '';
   const sockets = new Set<number>();
   let releaseStream: (() => void) | undefined;
+  let hungClosed: Promise<unknown> | undefined;
   before(async () => {
     server = createServer((request, response) => {
       sockets.add(request.socket.remotePort ?? 0);
@@ -33,6 +34,14 @@ describe('createNodeFetch', () => {
             response.writeHead(200, { 'content-type': 'text/event-stream' });
             response.write('data: first\n\n');
             releaseStream = () => response.end('data: second\n\n');
+            return;
+          case '/hang': // headers never come; the test watches the connection go
+            hungClosed = once(response, 'close');
+            return;
+          case '/cut': // promises 100 bytes, sends 5, then drops the connection
+            response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+            response.write('{"a":');
+            setImmediate(() => request.socket.destroy());
             return;
           case '/moved':
             response.writeHead(307, { location: '/echo' }).end();
@@ -89,18 +98,83 @@ describe('createNodeFetch', () => {
     assert.equal((await reader.read()).done, true);
   });
 
-  it('an aborted signal rejects with its reason, before and during the request', async () => {
-    const fetch = createNodeFetch();
-    const early = new AbortController();
-    early.abort(new Error('stop early'));
-    await assert.rejects(fetch(`${base}/echo`, { method: 'GET', signal: early.signal }), /stop early/);
-    const late = new AbortController();
-    const response = await fetch(`${base}/stream`, { method: 'GET', signal: late.signal });
+  it(
+    'an aborted signal rejects with its reason, before and during the request',
+    { timeout: 10_000 },
+    async () => {
+      const fetch = createNodeFetch();
+      const early = new AbortController();
+      early.abort(new Error('stop early'));
+      await assert.rejects(fetch(`${base}/echo`, { method: 'GET', signal: early.signal }), /stop early/);
+      const late = new AbortController();
+      const response = await fetch(`${base}/stream`, { method: 'GET', signal: late.signal });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      late.abort(new Error('stop late'));
+      await assert.rejects(reader.read());
+      releaseStream?.();
+    },
+  );
+
+  it(
+    'an abort before the answer destroys the request, and the signal is watched only while it runs',
+    { timeout: 10_000 },
+    async () => {
+      const fetch = createNodeFetch();
+      const controller = new AbortController();
+      const pending = fetch(`${base}/hang`, { method: 'POST', body: '{}', signal: controller.signal });
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
+      controller.abort(new Error('gave up waiting'));
+      await assert.rejects(pending, /gave up waiting/);
+      await hungClosed;
+      assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+      const kept = new AbortController();
+      for (let round = 0; round < 5; round++) {
+        const response = await fetch(`${base}/echo`, { method: 'POST', body: '{}', signal: kept.signal });
+        await response.text();
+      }
+      for (let turn = 0; turn < 50 && getEventListeners(kept.signal, 'abort').length > 0; turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.equal(getEventListeners(kept.signal, 'abort').length, 0, 'five exchanges left nothing attached');
+    },
+  );
+
+  it('a body cut off before its Content-Length rejects the read instead of ending it', async () => {
+    const response = await createNodeFetch()(`${base}/cut`, { method: 'POST', body: '' });
+    assert.equal(response.status, 200);
+    await assert.rejects(response.text(), /cut off|aborted|ECONNRESET/);
+  });
+
+  it('a read waiting when the body is cancelled rejects: an unfinished body never looks complete', async () => {
+    const response = await createNodeFetch()(`${base}/stream`, { method: 'GET' });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    await reader.read();
-    late.abort(new Error('stop late'));
-    await assert.rejects(reader.read());
+    await reader.read(); // the first event; the stream stays open
+    const waiting = reader.read();
+    await reader.cancel();
+    await assert.rejects(waiting, /cut off/);
     releaseStream?.();
+  });
+
+  it('sends to an IPv6 literal, from one URL object used twice', async () => {
+    const six = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.end(`${request.method} ${request.url}`));
+    });
+    six.listen(0, '::1');
+    await once(six, 'listening');
+    try {
+      const url = new URL(`http://[::1]:${(six.address() as AddressInfo).port}/mcp?x=1`);
+      const fetch = createNodeFetch();
+      for (let round = 0; round < 2; round++) {
+        const response = await fetch(url, { method: 'POST', body: '{}' });
+        assert.equal(await response.text(), 'POST /mcp?x=1');
+      }
+    } finally {
+      six.closeAllConnections();
+      six.close();
+    }
   });
 
   it('leaves a redirect to fetch, which follows it as fetch does', async () => {

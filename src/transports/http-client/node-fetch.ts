@@ -6,6 +6,7 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 export interface NodeFetchOptions {
   /** Sockets per upstream origin at most (keep-alive, reused). Default 64. */
@@ -14,35 +15,55 @@ export interface NodeFetchOptions {
 
 type HeaderRecord = Record<string, string>;
 
+/** Headers as node:http takes them. A plain record (what the transport passes) is used as it is: never changed. */
 function headerRecord(headers: RequestInit['headers']): HeaderRecord {
-  const record: HeaderRecord = {};
-  if (headers === undefined) return record;
+  if (headers === undefined) return {};
   if (headers instanceof Headers || Array.isArray(headers)) {
+    const record: HeaderRecord = {};
     for (const [name, value] of headers) record[name] = value;
-  } else Object.assign(record, headers);
-  return record;
+    return record;
+  }
+  return headers as HeaderRecord;
 }
 
-/** The body of a response as the transport reads it: a reader over the socket's chunks, or a cancel. */
+/** What node:http needs of a URL, worked out once per URL object (the transport sends every request to one). */
+const parsedUrls = new WeakMap<URL, http.RequestOptions>();
+function urlOptions(url: URL): http.RequestOptions {
+  let options = parsedUrls.get(url);
+  if (options === undefined) {
+    options = urlToHttpOptions(url);
+    parsedUrls.set(url, options);
+  }
+  return options;
+}
+
+type ReadResult = { done: true; value: undefined } | { done: false; value: Buffer };
+const DONE: ReadResult = Object.freeze({ done: true, value: undefined });
+
+/**
+ * The body of a response as the transport reads it: a reader over the message's chunks (from its 'data' events; an
+ * async iterator over the stream cost several µs per response more), or a cancel.
+ */
 class NodeBody {
   readonly #message: http.IncomingMessage;
-  #iterator: AsyncIterator<Buffer> | undefined;
+  readonly #chunks: Buffer[] = [];
+  #ended = false;
+  #failure: Error | undefined;
+  #waiting: { resolve: (result: ReadResult) => void; reject: (error: Error) => void } | undefined;
+  #reading = false;
 
   constructor(message: http.IncomingMessage) {
     this.#message = message;
   }
 
   getReader(): {
-    read(): Promise<{ done: boolean; value: Uint8Array | undefined }>;
+    read(): Promise<ReadResult>;
     cancel(reason?: unknown): Promise<void>;
     releaseLock(): void;
   } {
-    const iterator = (this.#iterator ??= this.#message[Symbol.asyncIterator]() as AsyncIterator<Buffer>);
+    this.#start();
     return {
-      read: async () => {
-        const next = await iterator.next();
-        return next.done === true ? { done: true, value: undefined } : { done: false, value: next.value };
-      },
+      read: () => this.#read(),
       cancel: () => this.cancel(),
       releaseLock: () => undefined,
     };
@@ -52,6 +73,45 @@ class NodeBody {
   cancel(): Promise<void> {
     this.#message.destroy();
     return Promise.resolve();
+  }
+
+  #start(): void {
+    if (this.#reading) return;
+    this.#reading = true;
+    const message = this.#message;
+    message.on('data', (chunk: Buffer) => {
+      const waiting = this.#waiting;
+      if (waiting === undefined) this.#chunks.push(chunk);
+      else {
+        this.#waiting = undefined;
+        waiting.resolve({ done: false, value: chunk });
+      }
+    });
+    message.once('end', () => this.#settle(undefined));
+    // A destroyed message (cancel, an abort, a dropped connection) closes without 'end'.
+    message.once('close', () =>
+      this.#settle(message.complete ? undefined : new Error('the response body was cut off')),
+    );
+    message.once('error', (error: Error) => this.#settle(error));
+  }
+
+  #settle(failure: Error | undefined): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#failure = failure;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (waiting === undefined) return;
+    if (failure === undefined) waiting.resolve(DONE);
+    else waiting.reject(failure);
+  }
+
+  #read(): Promise<ReadResult> {
+    const chunk = this.#chunks.shift();
+    if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
+    if (this.#ended)
+      return this.#failure === undefined ? Promise.resolve(DONE) : Promise.reject(this.#failure);
+    return new Promise<ReadResult>((resolve, reject) => (this.#waiting = { resolve, reject }));
   }
 }
 
@@ -121,23 +181,28 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = headerRecord(init.headers);
     const request = url.protocol === 'https:' ? https.request : http.request;
+    const agent = agents[url.protocol as 'http:' | 'https:'];
     return new Promise<Response>((resolve, reject) => {
-      const outgoing = request(
-        url,
-        { method, headers, agent: agents[url.protocol as 'http:' | 'https:'], ...(signal && { signal }) },
-        (message) => {
-          const status = message.statusCode ?? 0;
-          if (status >= 300 && status <= 399 && message.headers.location !== undefined) {
-            // fetch's redirect rules (what follows, what is refused, which headers go) are fetch's to apply.
-            message.resume();
-            resolve(fetch(input, init));
-            return;
-          }
-          // The transport reads only what NodeResponse has (src/transports/http-client: status, ok, statusText,
-          // headers.get, body.getReader / cancel, text): a structural Response for it.
-          resolve(new NodeResponse(message, method) as unknown as Response);
-        },
-      );
+      // The signal is watched here rather than handed to node:http, whose watch (a stream-end tracker per request)
+      // cost more than the request's own headers. An abort destroys the request, and with it the response's body.
+      const outgoing = request({ ...urlOptions(url), method, headers, agent }, (message) => {
+        const status = message.statusCode ?? 0;
+        if (status >= 300 && status <= 399 && message.headers.location !== undefined) {
+          // fetch's redirect rules (what follows, what is refused, which headers go) are fetch's to apply.
+          message.resume();
+          resolve(fetch(input, init));
+          return;
+        }
+        // The transport reads only what NodeResponse has (src/transports/http-client: status, ok, statusText,
+        // headers.get, body.getReader / cancel, text): a structural Response for it.
+        resolve(new NodeResponse(message, method) as unknown as Response);
+      });
+      if (signal !== undefined) {
+        const onAbort = (): void => void outgoing.destroy(signal.reason as Error);
+        signal.addEventListener('abort', onAbort, { once: true });
+        // Watched until the exchange is over: the response read whole, or the request failed or was destroyed.
+        outgoing.once('close', () => signal.removeEventListener('abort', onAbort));
+      }
       outgoing.once('error', (error) => reject(signal?.aborted === true ? signal.reason : error));
       outgoing.end(typeof body === 'string' ? body : undefined);
     });

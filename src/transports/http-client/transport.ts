@@ -59,6 +59,8 @@ export class HttpClientTransport implements Transport {
   #sse: SseClientTransport | undefined;
   /** Aborted by close(): ends every POST, GET and reconnection wait. */
   readonly #lifetime = new AbortController();
+  /** The signals of POSTs in flight that linked their caller's signal (#post); close() aborts them. */
+  readonly #linked = new Set<AbortController>();
   /** POSTs and the like still running (a LiveList, not a Set: see protocol/live-list.ts). */
   readonly #pending = new LiveList<Promise<void>>();
   #started = false;
@@ -135,12 +137,28 @@ export class HttpClientTransport implements Transport {
     return this.#closing;
   }
 
+  /**
+   * A POST whose caller gave a signal gets one of its own, aborted by either that signal or close(). Not
+   * AbortSignal.any: its weakly held links cost more than the rest of a request's abort handling together.
+   */
   async #post(message: string, options: SendOptions): Promise<void> {
+    const given = options.signal;
+    if (given === undefined) return this.#exchange(message, options, this.#lifetime.signal);
+    if (given.aborted || this.#closed) return;
+    const link = new AbortController();
+    const onAbort = (): void => link.abort(given.reason);
+    given.addEventListener('abort', onAbort, { once: true });
+    this.#linked.add(link);
+    try {
+      await this.#exchange(message, options, link.signal);
+    } finally {
+      given.removeEventListener('abort', onAbort);
+      this.#linked.delete(link);
+    }
+  }
+
+  async #exchange(message: string, options: SendOptions, signal: AbortSignal): Promise<void> {
     const { requestId } = options;
-    const signal =
-      options.signal === undefined
-        ? this.#lifetime.signal
-        : AbortSignal.any([this.#lifetime.signal, options.signal]);
     if (signal.aborted) return;
     const sessionSent = this.#sessionId;
     let response: Response;
@@ -276,7 +294,7 @@ export class HttpClientTransport implements Transport {
     let response: Response;
     try {
       const headers = this.#headers(GET_HEADERS, stream.headers);
-      if (stream.lastEventId !== undefined) headers.set('last-event-id', stream.lastEventId);
+      if (stream.lastEventId !== undefined) headers['last-event-id'] = stream.lastEventId;
       response = await this.#options.fetch(this.#url, { method: 'GET', headers, signal });
     } catch (error) {
       return signal.aborted ? undefined : `the GET for the event stream failed (${describe(error)})`;
@@ -334,7 +352,9 @@ export class HttpClientTransport implements Transport {
   }
 
   async #shutdown(): Promise<void> {
-    this.#lifetime.abort(new Error('transport closed'));
+    const closed = new Error('transport closed');
+    this.#lifetime.abort(closed);
+    for (const link of this.#linked) link.abort(closed);
     await Promise.allSettled(this.#pending.items());
     await this.#sse?.close();
     if (this.#sessionId !== undefined) await this.#deleteSession();
@@ -368,18 +388,23 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  /** Base headers, then the request's own, then the protocol's, which always win. */
+  /**
+   * Base headers, then the request's own, then the protocol's, which always win. A plain record with lower-case
+   * names (a Headers object per request cost more than the rest of the headers' work); whoever sends it (fetch,
+   * node:http) still refuses a name or value that is not allowed.
+   */
   #headers(
     fixed: ReadonlyArray<readonly [string, string]>,
     extra?: Readonly<Record<string, string>>,
-  ): Headers {
-    const headers = new Headers();
-    for (const [name, value] of this.#options.baseHeaders) headers.set(name, value);
-    if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-    for (const [name, value] of fixed) headers.set(name, value);
-    if (this.#sessionId !== undefined) headers.set('mcp-session-id', this.#sessionId);
-    if (this.#protocolVersion !== undefined && !headers.has('mcp-protocol-version')) {
-      headers.set('mcp-protocol-version', this.#protocolVersion);
+  ): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of this.#options.baseHeaders) headers[name] = value; // lower case (options.ts)
+    if (extra !== undefined)
+      for (const name of Object.keys(extra)) headers[name.toLowerCase()] = extra[name] as string;
+    for (const [name, value] of fixed) headers[name] = value;
+    if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
+    if (this.#protocolVersion !== undefined && headers['mcp-protocol-version'] === undefined) {
+      headers['mcp-protocol-version'] = this.#protocolVersion;
     }
     return headers;
   }

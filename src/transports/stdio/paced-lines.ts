@@ -7,7 +7,7 @@
 
 /** A read's lines are handed on in about this many slices, one per turn; the rest wait with the input paused. */
 export const SLICES_PER_READ = 4;
-/** Fewer lines than this are not split: a slice costs a turn and a write of its own. */
+/** Lines per slice at least (a read of this many or fewer goes whole): a slice costs a turn and a write of its own. */
 export const MIN_SLICE = 4;
 /** Lines per slice at most, however large the read. */
 export const MAX_SLICE = 64;

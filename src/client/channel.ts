@@ -102,13 +102,11 @@ export class Channel {
       );
       this.#pending.set(id, pending);
       this.#arm(id, pending, options.timeoutMs);
-      signal?.addEventListener(
-        'abort',
-        () => this.#cancel(id, new RequestAbortedError(method), 'cancelled by the caller'),
-        {
-          once: true,
-        },
-      );
+      if (signal !== undefined) {
+        pending.watch(signal, () =>
+          this.#cancel(id, new RequestAbortedError(method), 'cancelled by the caller'),
+        );
+      }
       this.#transmit(id, pending);
     });
   }

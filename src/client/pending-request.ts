@@ -57,6 +57,9 @@ export class Pending {
   readonly startedAt = Date.now();
   #resolve: ((result: JsonObject) => void) | undefined;
   #reject: ((error: Error) => void) | undefined;
+  /** The caller's signal and this request's listener on it, removed when the request settles (see watch). */
+  #signal: AbortSignal | undefined;
+  #onAbort: (() => void) | undefined;
 
   constructor(
     readonly method: string,
@@ -72,6 +75,16 @@ export class Pending {
     this.text = text;
   }
 
+  /**
+   * Runs `onAbort` if the caller's signal aborts before the request settles. The listener goes when it settles: one
+   * signal may serve a caller's every request (a shutdown signal), and must not keep a listener per request made.
+   */
+  watch(signal: AbortSignal, onAbort: () => void): void {
+    this.#signal = signal;
+    this.#onAbort = onAbort;
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+
   resolve(result: JsonObject): void {
     const resolve = this.#resolve;
     this.#release();
@@ -85,6 +98,11 @@ export class Pending {
   }
 
   #release(): void {
+    if (this.#signal !== undefined) {
+      this.#signal.removeEventListener('abort', this.#onAbort as () => void);
+      this.#signal = undefined;
+      this.#onAbort = undefined;
+    }
     this.#resolve = undefined;
     this.#reject = undefined;
     this.options = RELEASED;

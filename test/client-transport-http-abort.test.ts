@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import { HttpClientTransport, createNodeFetch } from '../src/transports/http-client/index.js';
+import { within } from './fixtures/client/harness.js';
 
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 const request = (id: number): string =>
@@ -18,14 +19,8 @@ const progress = JSON.stringify({
   params: { progressToken: 1, progress: 1 },
 });
 
-/** Rejects if `promise` takes longer than 5 s (a broken abort would otherwise hang the test). */
-function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), 5_000);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+/** A broken abort would hang a test: every wait has a budget instead. */
+const WAIT_MS = 5_000;
 
 let servers: Server[] = [];
 afterEach(() => {
@@ -82,10 +77,10 @@ describe('HttpClientTransport: a POST with its caller’s signal', () => {
     const { transport, until } = await connect(server.url);
     const caller = new AbortController();
     transport.send(request(1), { requestId: 1, signal: caller.signal });
-    await within(until(1), 'the progress notification');
+    await within(until(1), WAIT_MS, 'the progress notification');
     assert.equal(getEventListeners(caller.signal, 'abort').length, 1, 'watched while in flight');
-    await within(transport.close(), 'close()');
-    await within(server.closed[0] as Promise<void>, 'the server to see the POST go');
+    await within(transport.close(), WAIT_MS, 'close()');
+    await within(server.closed[0] as Promise<void>, WAIT_MS, 'the server to see the POST go');
     assert.equal(caller.signal.aborted, false, 'the caller’s own signal is left alone');
     assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
   });
@@ -98,7 +93,7 @@ describe('HttpClientTransport: a POST with its caller’s signal', () => {
     const { transport, messages, until } = await connect(server.url);
     const shared = new AbortController();
     for (let id = 1; id <= 20; id++) transport.send(request(id), { requestId: id, signal: shared.signal });
-    await within(until(20), 'the 20 answers');
+    await within(until(20), WAIT_MS, 'the 20 answers');
     assert.deepEqual(
       messages.map((text) => (JSON.parse(text) as { id: number }).id).sort((a, b) => a - b),
       Array.from({ length: 20 }, (_, index) => index + 1),
@@ -123,9 +118,9 @@ describe('HttpClientTransport: a POST with its caller’s signal', () => {
     transport.send(request(1), { requestId: 1, signal: first.signal });
     await until(1);
     first.abort(new Error('the caller cancelled'));
-    await within(server.closed[0] as Promise<void>, 'the server to see the aborted POST go');
+    await within(server.closed[0] as Promise<void>, WAIT_MS, 'the server to see the aborted POST go');
     transport.send(request(2), { requestId: 2, signal: new AbortController().signal });
-    await within(until(3), 'the second POST’s answer');
+    await within(until(3), WAIT_MS, 'the second POST’s answer');
     assert.equal(messages[2], answer(2), 'the transport still works after one POST was aborted');
     await transport.close();
   });

@@ -8,12 +8,16 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createNodeFetch } from './node-fetch.js';
 
+const LARGE_BYTES = 32 * 1024 * 1024;
+
 describe('createNodeFetch', () => {
   let server: Server;
   let base = '';
   const sockets = new Set<number>();
   let releaseStream: (() => void) | undefined;
   let hungClosed: Promise<unknown> | undefined;
+  /** Bytes of the large body the server has handed to its socket so far. */
+  let largeWritten = 0;
   before(async () => {
     server = createServer((request, response) => {
       sockets.add(request.socket.remotePort ?? 0);
@@ -38,6 +42,21 @@ describe('createNodeFetch', () => {
           case '/hang': // headers never come; the test watches the connection go
             hungClosed = once(response, 'close');
             return;
+          case '/large': {
+            // 32 MiB in 64 KiB pieces, each written once the socket has taken the one before
+            const piece = Buffer.alloc(64 * 1024, 0x61);
+            response.writeHead(200, { 'content-length': String(LARGE_BYTES) });
+            largeWritten = 0;
+            const more = (): void => {
+              while (largeWritten < LARGE_BYTES) {
+                largeWritten += piece.length;
+                if (!response.write(piece)) return void response.once('drain', more);
+              }
+              response.end();
+            };
+            more();
+            return;
+          }
           case '/cut': // promises 100 bytes, sends 5, then drops the connection
             response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
             response.write('{"a":');
@@ -155,6 +174,27 @@ describe('createNodeFetch', () => {
     await reader.cancel();
     await assert.rejects(waiting, /cut off/);
     releaseStream?.();
+  });
+
+  it('a body nobody reads stays in the socket: the server stalls until reading goes on', async () => {
+    const response = await createNodeFetch()(`${base}/large`, { method: 'GET' });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let received = (await reader.read()).value?.length ?? 0;
+    // Turn the loop until the server's writes stop moving (bounded); a reader that took everything in would let it
+    // write the whole body here.
+    let last = -1;
+    for (let still = 0, turn = 0; still < 50 && turn < 10_000; turn++) {
+      still = largeWritten === last ? still + 1 : 0;
+      last = largeWritten;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.ok(largeWritten < LARGE_BYTES, `the server wrote ${largeWritten} of ${LARGE_BYTES} bytes unread`);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value?.length ?? 0;
+    }
+    assert.equal(received, LARGE_BYTES, 'every byte arrives once reading goes on');
   });
 
   it('sends to an IPv6 literal, from one URL object used twice', async () => {

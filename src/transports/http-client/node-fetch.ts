@@ -42,7 +42,8 @@ const DONE: ReadResult = Object.freeze({ done: true, value: undefined });
 
 /**
  * The body of a response as the transport reads it: a reader over the message's chunks (from its 'data' events; an
- * async iterator over the stream cost several µs per response more), or a cancel.
+ * async iterator over the stream cost several µs per response more), or a cancel. A chunk nobody waits for pauses
+ * the message, so an unread body stays in the socket, not here.
  */
 class NodeBody {
   readonly #message: http.IncomingMessage;
@@ -81,8 +82,11 @@ class NodeBody {
     const message = this.#message;
     message.on('data', (chunk: Buffer) => {
       const waiting = this.#waiting;
-      if (waiting === undefined) this.#chunks.push(chunk);
-      else {
+      if (waiting === undefined) {
+        // Nobody is reading: hold this chunk and stop taking more until somebody does (the socket's own bound).
+        this.#chunks.push(chunk);
+        message.pause();
+      } else {
         this.#waiting = undefined;
         waiting.resolve({ done: false, value: chunk });
       }
@@ -108,7 +112,10 @@ class NodeBody {
 
   #read(): Promise<ReadResult> {
     const chunk = this.#chunks.shift();
-    if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
+    if (chunk !== undefined) {
+      if (this.#chunks.length === 0 && !this.#ended) this.#message.resume();
+      return Promise.resolve({ done: false, value: chunk });
+    }
     if (this.#ended)
       return this.#failure === undefined ? Promise.resolve(DONE) : Promise.reject(this.#failure);
     return new Promise<ReadResult>((resolve, reject) => (this.#waiting = { resolve, reject }));

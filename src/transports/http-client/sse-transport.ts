@@ -12,12 +12,15 @@ import {
   type ResolvedOptions,
 } from './options.js';
 import { readSse } from './read-sse.js';
+import { GET_HEADERS, requestHeaders, type HeaderPairs } from './request-headers.js';
 import type { SseEvent } from './sse-parser.js';
 
 /** How long the server has to send its endpoint event after the GET was answered. */
 export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
 /** Error bodies of POSTs are only read this far: enough for a snippet. */
 const ERROR_BODY_BYTES = 4096;
+/** The legacy transport's POSTs: a JSON body, the answer on the event stream. */
+const JSON_BODY: HeaderPairs = [['content-type', 'application/json']];
 
 export interface SseClientTransportOptions extends HttpClientTransportOptions {
   /** How long to wait for the `endpoint` event. Default 10,000 ms. */
@@ -68,7 +71,7 @@ export class SseClientTransport implements Transport {
     try {
       let response: Response;
       try {
-        const headers = this.#headers([['accept', 'text/event-stream']]);
+        const headers = requestHeaders(this.#options.baseHeaders, GET_HEADERS);
         response = await this.#options.fetch(this.#url, { method: 'GET', headers, signal });
       } catch (error) {
         throw this.#timedOut
@@ -166,7 +169,7 @@ export class SseClientTransport implements Transport {
     const signal = this.#lifetime.signal;
     let response: Response;
     try {
-      const headers = this.#headers([['content-type', 'application/json']]);
+      const headers = requestHeaders(this.#options.baseHeaders, JSON_BODY);
       // A redirect would carry the body, and any Authorization header, to wherever it points.
       response = await this.#options.fetch(endpoint, {
         method: 'POST',
@@ -198,13 +201,6 @@ export class SseClientTransport implements Transport {
       }
     })();
     return this.#closing;
-  }
-
-  #headers(fixed: ReadonlyArray<readonly [string, string]>): Headers {
-    const headers = new Headers();
-    for (const [name, value] of this.#options.baseHeaders) headers.set(name, value);
-    for (const [name, value] of fixed) headers.set(name, value);
-    return headers;
   }
 
   #deliver(message: string, extra: MessageExtra): void {

@@ -9,7 +9,6 @@ import { describe, httpError, networkError } from './failures.js';
 import { readJsonAnswer } from './json-answer.js';
 import { isResponseTo } from './json-rpc-body.js';
 import {
-  DELETE_TIMEOUT_MS,
   isVisibleAscii,
   mediaType,
   resolveOptions,
@@ -17,16 +16,18 @@ import {
   type ResolvedOptions,
 } from './options.js';
 import { readSse } from './read-sse.js';
+import {
+  GET_HEADERS,
+  POST_HEADERS,
+  deleteSession,
+  requestHeaders,
+  type HeaderPairs,
+} from './request-headers.js';
 import { reconnectDelay, sleep } from './reconnect.js';
 import type { SseEvent } from './sse-parser.js';
 import type { SseClientTransport } from './sse-transport.js';
 import { fallsBack, openFallback } from './sse-fallback.js';
 
-const POST_HEADERS: ReadonlyArray<readonly [string, string]> = [
-  ['content-type', 'application/json'],
-  ['accept', 'application/json, text/event-stream'],
-];
-const GET_HEADERS: ReadonlyArray<readonly [string, string]> = [['accept', 'text/event-stream']];
 /** Error bodies that cannot be JSON-RPC are only read this far: enough for a snippet. */
 const ERROR_BODY_BYTES = 4096;
 
@@ -357,7 +358,12 @@ export class HttpClientTransport implements Transport {
     for (const link of this.#linked) link.abort(closed);
     await Promise.allSettled(this.#pending.items());
     await this.#sse?.close();
-    if (this.#sessionId !== undefined) await this.#deleteSession();
+    if (this.#sessionId !== undefined) {
+      const headers = this.#headers([]);
+      this.#sessionId = undefined;
+      const failure = await deleteSession(this.#options.fetch, this.#url, headers);
+      if (failure !== undefined) this.#report(failure);
+    }
     try {
       this.onclose?.();
     } catch (error) {
@@ -365,43 +371,9 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  /** Ends the legacy session on the server (spec: clients SHOULD DELETE); 405 means the server does not allow it. */
-  async #deleteSession(): Promise<void> {
-    const headers = this.#headers([]);
-    this.#sessionId = undefined;
-    let response: Response;
-    try {
-      response = await this.#options.fetch(this.#url, {
-        method: 'DELETE',
-        headers,
-        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
-      });
-    } catch {
-      // The server is gone or slow: its session ends with it, or expires.
-      return;
-    }
-    await discardBody(response);
-    if (!response.ok && response.status !== 404 && response.status !== 405) {
-      this.#report(
-        new TransportError(`DELETE of the session answered HTTP ${response.status}`, response.status),
-      );
-    }
-  }
-
-  /**
-   * Base headers, then the request's own, then the protocol's, which always win. A plain record with lower-case
-   * names (a Headers object per request cost more than the rest of the headers' work); whoever sends it (fetch,
-   * node:http) still refuses a name or value that is not allowed.
-   */
-  #headers(
-    fixed: ReadonlyArray<readonly [string, string]>,
-    extra?: Readonly<Record<string, string>>,
-  ): Record<string, string> {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of this.#options.baseHeaders) headers[name] = value; // lower case (options.ts)
-    if (extra !== undefined)
-      for (const name of Object.keys(extra)) headers[name.toLowerCase()] = extra[name] as string;
-    for (const [name, value] of fixed) headers[name] = value;
+  /** The request's headers (request-headers.ts), then the session's and the protocol version's. */
+  #headers(fixed: HeaderPairs, extra?: Readonly<Record<string, string>>): Record<string, string> {
+    const headers = requestHeaders(this.#options.baseHeaders, fixed, extra);
     if (this.#sessionId !== undefined) headers['mcp-session-id'] = this.#sessionId;
     if (this.#protocolVersion !== undefined && headers['mcp-protocol-version'] === undefined) {
       headers['mcp-protocol-version'] = this.#protocolVersion;

@@ -42,19 +42,15 @@ describe('audit trail: the SQLite writer thread', () => {
     const path = join(dir, 'same.db');
     const threaded = new SqliteThreadStore(path);
     await threaded.ready();
-    // Batches in flight at once: the thread answers them in order, each committed as one transaction.
-    const appended = await Promise.all([
+    // Batches at once: queued in order, stored in that order.
+    await Promise.all([
       threaded.append([entry(1), entry(2)]),
       threaded.append([entry(3)]),
       threaded.append([]),
     ]);
-    assert.deepEqual(appended, [
-      { lastId: 2, lastHash: appended[0]?.lastHash },
-      { lastId: 3, lastHash: appended[1]?.lastHash },
-      null,
-    ]);
+    // Another connection (a second process would be one) stores what is queued as it opens, then continues the chain.
     const direct = new SqliteAuditStore(path);
-    await direct.append([entry(4)]); // another connection (a second process would be one) continues the chain
+    await direct.append([entry(4)]);
     await threaded.append([entry(5)]);
     assert.deepEqual(await verifyAudit(threaded), { ok: true, rows: 5 });
     assert.deepEqual(await verifyAudit(direct), { ok: true, rows: 5 });
@@ -64,7 +60,6 @@ describe('audit trail: the SQLite writer thread', () => {
       rows.map((record) => record.requestId),
       ['1', '2', '3', '4', '5'],
     );
-    assert.equal(rows[2]?.hash, appended[1]?.lastHash);
     assert.equal(rows[0]?.arguments, entry(1).arguments); // control characters kept as data, exactly
     assert.equal(await threaded.prune({ keepRows: 2 }), 3);
     assert.deepEqual(await verifyAudit(threaded), { ok: true, rows: 2 });

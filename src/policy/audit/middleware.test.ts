@@ -24,6 +24,8 @@ class MemoryStore implements AuditStore {
   readonly batches: number[] = [];
   gate: Promise<void> | undefined;
   broken = false;
+  /** Records this store would hold queued and not yet stored (as the threaded SQLite store's queue does). */
+  backlog = 0;
   async append(entries: readonly AuditEntry[]): Promise<readonly AuditRecord[]> {
     this.batches.push(entries.length);
     await this.gate;
@@ -145,6 +147,24 @@ describe('audit middleware', () => {
     await Promise.all(waiting);
     assert.equal((await call(client, 4)).error, undefined);
     assert.equal(store.rows.length, 3);
+    await audit.close();
+  });
+
+  it('records a store holds queued and not yet stored count against the bound: 503 until they are stored', async () => {
+    const store = new MemoryStore();
+    const { audit, client } = await setUp(store, { maxPending: 3 });
+    store.backlog = 3;
+    const refused = await call(client, 1);
+    assert.equal(
+      refused.error?.message,
+      'Server busy: too many calls are waiting to be recorded; retry shortly',
+    );
+    store.backlog = 2; // one place left
+    assert.equal((await call(client, 2)).error, undefined);
+    assert.deepEqual(
+      store.rows.map((row) => row.requestId),
+      ['2'],
+    );
     await audit.close();
   });
 

@@ -5,7 +5,7 @@ import { auditMiddleware } from './middleware.js';
 import { PostgresAuditStore } from './postgres-store.js';
 import { redactSecrets } from '../redact/index.js';
 import { SqliteAuditStore } from './sqlite-store.js';
-import { SqliteThreadStore } from './sqlite-thread.js';
+import { SqliteThreadStore, URGENT_BACKLOG } from './sqlite-thread.js';
 import type { AuditEntry, AuditStore, PruneRule } from './types.js';
 import { AuditWriter, DEFAULT_LIMITS } from './writer.js';
 
@@ -17,8 +17,9 @@ export interface AuditOptions {
         path: string;
         synchronous?: 'normal' | 'full';
         /**
-         * "thread" (the default): chaining, inserts and commits run in a worker thread of their own, off the event
-         * loop; "inline": on the event loop, one thread fewer.
+         * "thread" (the default): each turn's records go to a queue file next to the database (one write, then the
+         * answers leave) and a worker thread of their own chains, inserts and commits them, off the event loop;
+         * "inline": committed on the event loop before the answers leave, one thread and no queue.
          */
         writer?: 'thread' | 'inline';
       }
@@ -30,7 +31,10 @@ export interface AuditOptions {
   redact?: (value: unknown) => unknown;
   /** Applied when the trail opens and then every `everyMs` (default one hour) on an unref'd timer. */
   retention?: { maxAgeDays?: number; maxRows?: number; everyMs?: number };
-  /** Calls waiting for their records at most (default 10,000); beyond, calls are refused with 503. */
+  /**
+   * Calls waiting for their records, with records queued and not yet in the database, at most (default 10,000);
+   * beyond, calls are refused with 503.
+   */
   maxPending?: number;
   logger?: Logger;
   now?: () => number;
@@ -76,13 +80,18 @@ function checkRetention(retention: AuditOptions['retention']): void {
   }
 }
 
-async function openStore(store: AuditOptions['store'], logger: Logger): Promise<AuditStore> {
+async function openStore(
+  store: AuditOptions['store'],
+  logger: Logger,
+  maxPending: number,
+): Promise<AuditStore> {
   if (!('kind' in store)) return store;
   if (store.kind === 'sqlite') {
     const options = {
       ...(store.synchronous !== undefined && { synchronous: store.synchronous }),
       onCheckpointError: (message: string) =>
         logger.error(`audit: a background WAL checkpoint of ${store.path} failed: ${message}`),
+      onQueueReport: (message: string) => logger.error(`audit: ${store.path}: ${message}`),
     };
     if (store.writer !== undefined && store.writer !== 'thread' && store.writer !== 'inline') {
       throw new TypeError(
@@ -90,7 +99,9 @@ async function openStore(store: AuditOptions['store'], logger: Logger): Promise<
       );
     }
     if (store.writer === 'inline') return new SqliteAuditStore(store.path, options);
-    return opened(new SqliteThreadStore(store.path, options));
+    // The event loop helps the thread well before the bound on waiting calls refuses any.
+    const urgentBacklog = Math.min(URGENT_BACKLOG, Math.max(1, Math.floor(maxPending / 2)));
+    return opened(new SqliteThreadStore(store.path, { ...options, urgentBacklog }));
   }
   return opened(new PostgresAuditStore(store.url, store.table === undefined ? {} : { table: store.table }));
 }
@@ -123,7 +134,7 @@ export async function openAudit(options: AuditOptions): Promise<Audit> {
   }
   const logger = options.logger ?? stderrLogger;
   const now = options.now ?? Date.now;
-  const store = await openStore(options.store, logger);
+  const store = await openStore(options.store, logger, maxPending);
   const writer = new AuditWriter(store, { ...DEFAULT_LIMITS, maxPending });
   const retention = options.retention;
   const rule = (): PruneRule => ({

@@ -5,6 +5,7 @@
 
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { LOWER_THREAD_PRIORITY } from './background-priority.js';
 
 /** WAL pages the writer lets pile up before it checkpoints itself (4 KiB pages: 64 MiB). */
 export const WRITER_CHECKPOINT_PAGES = 16_384;
@@ -15,7 +16,7 @@ const INTERVAL_MS = 200;
 // CommonJS run by eval, so it needs no file next to the module and no loader (tsx in tests, dist in production).
 // PASSIVE never waits for the writer; exec makes no Statement object (better-sqlite3 finalizers have aborted Node 24
 // at teardown), and the database is closed before the thread ends.
-const WORKER_SOURCE = `
+const WORKER_SOURCE = `${LOWER_THREAD_PRIORITY}
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true, timeout: 1000 });

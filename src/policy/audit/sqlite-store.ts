@@ -1,31 +1,14 @@
 // The embedded audit store: one SQLite file (better-sqlite3) in WAL mode, created 0600 in a directory created 0700.
 
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { GENESIS_HASH, chainEntries } from './chain.js';
 import { Checkpointer, WRITER_CHECKPOINT_PAGES } from './sqlite-checkpointer.js';
+import { loadSqlite, type Database, type Statement } from './sqlite-driver.js';
+import { QUEUE_TABLE, QueueApplier, type QueuePosition } from './sqlite-queue-apply.js';
 import { keepStatements } from './sqlite-keep.js';
 import { COLUMN_LIST, COLUMNS, columnDefinitions, filterSql, fromRow, rowValues } from './columns.js';
 import type { AuditEntry, AuditFilter, AuditRecord, AuditStore, ChainHead, PruneRule } from './types.js';
-
-/** What of better-sqlite3 this store uses (the package ships no types). */
-interface Statement {
-  run(...params: unknown[]): { changes: number };
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
-}
-interface Database {
-  exec(source: string): void;
-  prepare(source: string): Statement;
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate: (...args: A) => R };
-  close(): void;
-  readonly open: boolean;
-}
-type DatabaseConstructor = new (
-  path: string,
-  options?: { fileMustExist?: boolean; timeout?: number },
-) => Database;
 
 export interface SqliteStoreOptions {
   /**
@@ -43,10 +26,13 @@ export interface SqliteStoreOptions {
   checkpoint?: 'background' | 'inline';
   /** Hears a failed background checkpoint (the first of a run of failures). */
   onCheckpointError?: (message: string) => void;
+  /** Hears what applying the record queue skipped or could not do (sqlite-queue.ts), and why. */
+  onQueueReport?: (message: string) => void;
+  /** How long a write waits for another process's transaction before it fails (default 5,000 ms). */
+  busyTimeoutMs?: number;
+  /** Store what every record queue next to the file holds as the store opens (default true). */
+  recoverQueues?: boolean;
 }
-
-const load = (): DatabaseConstructor =>
-  createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor; // CommonJS, typed by the interface above
 
 interface HeadRow {
   last_id: number;
@@ -72,6 +58,9 @@ export class SqliteAuditStore implements AuditStore {
   readonly #append: (entries: readonly AuditEntry[]) => AuditRecord[];
   readonly #prune: (rule: PruneRule) => number;
   readonly #checkpointer: Checkpointer | undefined;
+  /** Applies the record queues next to the file; absent when the trail cannot be written (read-only CLI use). */
+  readonly #queue: QueueApplier | undefined;
+  readonly #report: (message: string) => void;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     const file = resolve(path);
@@ -84,8 +73,10 @@ export class SqliteAuditStore implements AuditStore {
       closeSync(openSync(file, 'a', 0o600)); // created 0600 before SQLite opens it; its -wal and -shm take its mode
       chmodSync(file, 0o600);
     }
-    const Sqlite = load();
-    const db = keepStatements(new Sqlite(file, { fileMustExist: true, timeout: 5_000 }));
+    const Sqlite = loadSqlite();
+    const db = keepStatements(
+      new Sqlite(file, { fileMustExist: true, timeout: options.busyTimeoutMs ?? 5_000 }),
+    );
     this.#db = db;
     // A database still open when the process exits is closed while Node's environment is alive: left to the
     // garbage collector, its statements' finalizers run after teardown and abort the process on Node 24.
@@ -103,8 +94,18 @@ export class SqliteAuditStore implements AuditStore {
          CREATE INDEX IF NOT EXISTS audit_tool ON audit (tool, id);
          CREATE TABLE IF NOT EXISTS audit_head (one INTEGER PRIMARY KEY CHECK (one = 1), last_id INTEGER NOT NULL,
            last_hash TEXT NOT NULL, pruned_through INTEGER NOT NULL, pruned_hash TEXT NOT NULL);
-         INSERT OR IGNORE INTO audit_head VALUES (1, 0, '${GENESIS_HASH}', 0, '${GENESIS_HASH}');`,
+         INSERT OR IGNORE INTO audit_head VALUES (1, 0, '${GENESIS_HASH}', 0, '${GENESIS_HASH}');
+         ${QUEUE_TABLE};`,
       );
+    }
+    this.#report = options.onQueueReport ?? (() => undefined);
+    let queues = true;
+    if (options.mustExist === true) {
+      try {
+        db.exec(QUEUE_TABLE); // a trail made before the queue existed gains its table
+      } catch {
+        queues = false; // read-only: what is queued is for a process that may write to apply
+      }
     }
     this.#insert = db.prepare(
       `INSERT INTO audit (${COLUMN_LIST}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
@@ -126,14 +127,15 @@ export class SqliteAuditStore implements AuditStore {
     };
     // IMMEDIATE: the write lock is taken before the head is read, so a second process on the same file waits its
     // turn (busy timeout) instead of chaining from a head that is about to change.
-    this.#append = db.transaction((entries: readonly AuditEntry[]) => {
+    const appendRecords = (entries: readonly AuditEntry[]): AuditRecord[] => {
       const head = current();
       const records = chainEntries(entries, head.lastId, head.lastHash);
       for (const record of records) this.#insert.run(...rowValues(record));
       const last = records[records.length - 1];
       if (last !== undefined) this.#writeHead.run(last.id, last.hash, head.prunedThrough, head.prunedHash);
       return records;
-    }).immediate;
+    };
+    this.#append = db.transaction(appendRecords).immediate;
     this.#prune = db.transaction((rule: PruneRule) => {
       const head = current();
       let through = head.prunedThrough;
@@ -154,6 +156,48 @@ export class SqliteAuditStore implements AuditStore {
       this.#writeHead.run(head.lastId, head.lastHash, through, boundary.hash);
       return removed;
     }).immediate;
+    this.#queue = queues ? new QueueApplier(db, file, appendRecords, this.#report) : undefined;
+    // What processes that ended left queued (a kill -9 included) is stored before anything else is.
+    try {
+      if (options.recoverQueues !== false) this.#queue?.applyAll();
+    } catch (error) {
+      if (options.mustExist !== true) {
+        this.close().catch(() => undefined);
+        throw error;
+      }
+      this.#report(
+        `the record queues of ${this.description} could not be applied: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /**
+   * Stores what the stream `stream` has queued, in at most `steps` transactions of about a MiB each; returns how many
+   * records it stored.
+   */
+  applyQueue(stream: string, steps?: number): number {
+    return this.#queue?.apply(stream, steps) ?? 0;
+  }
+
+  /** Stores all of a stream whose writer has closed it, then removes its files. */
+  finishQueue(stream: string): number {
+    return this.#queue?.finish(stream) ?? 0;
+  }
+
+  /** Where the stored part of `stream` ends. */
+  queuePosition(stream: string): QueuePosition {
+    return this.#queue?.position(stream) ?? { segment: 0, offset: 0 };
+  }
+
+  /** Before a read or a prune: what every stream has queued so far, so a reader sees each answered call's record. */
+  #catchUp(): void {
+    try {
+      this.#queue?.applyAll();
+    } catch (error) {
+      this.#report(
+        `the record queues of ${this.description} could not be applied: ${(error as Error).message}`,
+      );
+    }
   }
 
   async append(entries: readonly AuditEntry[]): Promise<readonly AuditRecord[]> {
@@ -161,6 +205,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   async query(filter: AuditFilter): Promise<AuditRecord[]> {
+    this.#catchUp();
     const { where, order, limit, params } = filterSql(filter, () => '?');
     // LIMIT as a parameter: one statement per filter shape, reused (sqlite-keep keeps every statement).
     const rows = this.#db
@@ -171,12 +216,14 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   async head(): Promise<ChainHead> {
+    this.#catchUp();
     const row = this.#readHead.get() as HeadRow | undefined;
     if (row === undefined) throw new Error(`${this.description} has no chain head (not an audit trail?)`);
     return headOf(row);
   }
 
   async prune(rule: PruneRule): Promise<number> {
+    this.#catchUp(); // what was queued before counts, as it would had it been stored at once
     return this.#prune(rule);
   }
 

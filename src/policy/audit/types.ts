@@ -107,10 +107,12 @@ export interface AuditStore {
   /** For messages and logs ("sqlite /var/lib/toolwire/audit.db"); never a password. */
   readonly description: string;
   /**
-   * Resolves once the batch is committed. With what is the store's own: the SQLite and PostgreSQL stores give the
-   * records as stored; the threaded SQLite store only the new head's id and hash (the records stay in its thread).
+   * Resolves once the batch is durable: committed (the SQLite and PostgreSQL stores, which give the records as
+   * stored), or in the threaded SQLite store's record queue, from which it is stored moments later (null).
    */
   append(entries: readonly AuditEntry[]): Promise<unknown>;
+  /** Records accepted by append() and not yet stored where queries see them (a queue's length); absent: none. */
+  readonly backlog?: number;
   /** Rows matching the filter, in id order. */
   query(filter: AuditFilter): Promise<AuditRecord[]>;
   head(): Promise<ChainHead>;

@@ -19,7 +19,10 @@ class Pending {
 }
 
 export interface WriterLimits {
-  /** Calls admitted and not yet recorded, at most (they wait for the store); beyond, new calls are refused. */
+  /**
+   * Calls admitted and not yet recorded, with records the store has queued and not yet stored, at most; beyond, new
+   * calls are refused.
+   */
   readonly maxPending: number;
   /** Records in one transaction, at most. */
   readonly maxBatch: number;
@@ -67,7 +70,8 @@ export class AuditWriter {
         httpStatus: 503,
       });
     }
-    if (this.#admitted >= this.#limits.maxPending) throw busy();
+    // Records the store has queued and not yet stored count too: a trail that falls behind refuses calls.
+    if (this.#admitted + (this.#store.backlog ?? 0) >= this.#limits.maxPending) throw busy();
     this.#admitted += 1;
   }
 

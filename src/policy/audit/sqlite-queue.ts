@@ -1,0 +1,202 @@
+// The embedded trail's record queue: an append-only file per writing process (a stream), next to the database, where
+// the server writes each turn's records in one write(2) before it releases their answers. A write that has returned
+// is in the operating system, as a WAL commit at synchronous=NORMAL is, so a kill -9 loses none of them; the writer
+// thread moves them into the database (sqlite-queue-apply.ts) a few milliseconds later, hundreds per transaction,
+// while the event loop answers the next calls instead of waiting for each commit.
+//
+// A stream is `<database file>.q-<pid>-<8 hex>.<segment>`: segment files of about SEGMENT_BYTES, each line one batch
+// (a JSON array of entries, ended by "\n", which JSON text never holds raw). A new segment is created only after the
+// last write to the one before has returned, so whoever sees segment n+1 knows segment n is complete.
+
+import { closeSync, ftruncateSync, fstatSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { AUDIT_OUTCOMES, type AuditEntry } from './types.js';
+
+/** A segment past this size is closed and the next one begun (the applier deletes what it has applied). */
+export const SEGMENT_BYTES = 4 * 1024 * 1024;
+
+const STREAM = /^\d{1,10}-[0-9a-f]{8}$/;
+
+export const segmentFile = (database: string, stream: string, segment: number): string =>
+  `${database}.q-${stream}.${segment}`;
+
+/** The streams next to `database` and each one's segment numbers, ascending. */
+export function listStreams(database: string): Map<string, number[]> {
+  const prefix = `${basename(database)}.q-`;
+  const streams = new Map<string, number[]>();
+  let names: string[];
+  try {
+    names = readdirSync(dirname(database));
+  } catch {
+    return streams; // no directory: no queue
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const rest = name.slice(prefix.length);
+    const dot = rest.lastIndexOf('.');
+    const stream = rest.slice(0, dot);
+    const segment = Number(rest.slice(dot + 1));
+    if (dot < 0 || !STREAM.test(stream) || !Number.isSafeInteger(segment) || segment < 0) continue;
+    const segments = streams.get(stream) ?? [];
+    segments.push(segment);
+    streams.set(stream, segments);
+  }
+  for (const segments of streams.values()) segments.sort((a, b) => a - b);
+  return streams;
+}
+
+/** Whether the process that writes `stream` may still be running (its own process counts as running). */
+export function streamAlive(stream: string): boolean {
+  const pid = Number(stream.slice(0, stream.indexOf('-')));
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // someone else's process, alive
+  }
+}
+
+/** Appends batches to one stream (the main thread's side). Synchronous: its caller releases answers after it. */
+export class QueueWriter {
+  readonly stream: string;
+  readonly #database: string;
+  readonly #segmentBytes: number;
+  #fd: number;
+  #segment = 0;
+  #size = 0;
+  #broken: Error | undefined;
+
+  constructor(database: string, stream: string, segmentBytes = SEGMENT_BYTES) {
+    this.#database = database;
+    this.stream = stream;
+    this.#segmentBytes = segmentBytes;
+    this.#fd = openSync(segmentFile(database, stream, 0), 'ax', 0o600);
+  }
+
+  /**
+   * Writes one line whole and returns where it ends, or throws and leaves the file as it was (a failed write is cut
+   * off again, so the next line never joins its remains). When even that fails, every later write throws.
+   */
+  write(line: string): { segment: number; end: number } {
+    if (this.#broken !== undefined) throw this.#broken;
+    if (this.#size >= this.#segmentBytes) this.#rotate();
+    const bytes = Buffer.from(line, 'utf8');
+    let written = 0;
+    try {
+      while (written < bytes.length) written += writeSync(this.#fd, bytes, written);
+    } catch (error) {
+      try {
+        if (written > 0) ftruncateSync(this.#fd, this.#size);
+      } catch (cut) {
+        this.#broken = new Error(
+          `the audit queue ${segmentFile(this.#database, this.stream, this.#segment)} holds a partly written batch that could not be cut off (${(cut as Error).message})`,
+        );
+      }
+      throw error;
+    }
+    this.#size += bytes.length;
+    return { segment: this.#segment, end: this.#size };
+  }
+
+  close(): void {
+    if (this.#fd < 0) return;
+    closeSync(this.#fd);
+    this.#fd = -1;
+    this.#broken ??= new Error('the audit queue is closed');
+  }
+
+  #rotate(): void {
+    const next = openSync(segmentFile(this.#database, this.stream, this.#segment + 1), 'ax', 0o600);
+    closeSync(this.#fd);
+    this.#fd = next;
+    this.#segment += 1;
+    this.#size = 0;
+  }
+}
+
+/**
+ * The complete lines of a segment from `offset`, at most about `maxBytes` of them (always at least one whole line),
+ * and the bytes they span with their newlines; null when the file does not exist.
+ */
+export function readLines(
+  file: string,
+  offset: number,
+  maxBytes: number,
+): { lines: string[]; bytes: number; rest: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size <= offset) return { lines: [], bytes: 0, rest: 0 };
+    let length = Math.min(size - offset, maxBytes);
+    let buffer = Buffer.allocUnsafe(length);
+    let read = readInto(fd, buffer, offset);
+    let last = buffer.lastIndexOf(10, read - 1);
+    // A line longer than maxBytes: read on until its end (or the end of what is there).
+    while (last < 0 && offset + read < size) {
+      length = Math.min(size - offset, length * 2);
+      const bigger = Buffer.allocUnsafe(length);
+      buffer.copy(bigger, 0, 0, read);
+      buffer = bigger;
+      read += readInto(fd, buffer, offset + read, read);
+      last = buffer.lastIndexOf(10, read - 1);
+    }
+    if (last < 0) return { lines: [], bytes: 0, rest: read };
+    const lines = buffer.toString('utf8', 0, last).split('\n');
+    return { lines, bytes: last + 1, rest: size - offset - last - 1 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readInto(fd: number, buffer: Buffer, position: number, start = 0): number {
+  let read = start;
+  while (read < buffer.length) {
+    const got = readSync(fd, buffer, read, buffer.length - read, position + read - start);
+    if (got === 0) break;
+    read += got;
+  }
+  return read - start;
+}
+
+const OUTCOMES = new Set<string>(AUDIT_OUTCOMES);
+const TEXT = ['requestId', 'method', 'era', 'subject', 'authMethod'] as const;
+const OPTIONAL_TEXT = [
+  'traceId',
+  'clientId',
+  'clientName',
+  'clientVersion',
+  'tool',
+  'argsDigest',
+  'arguments',
+  'rule',
+  'approvalId',
+  'detail',
+] as const;
+
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** An entry as this process wrote it; anything else in a queue file (an edited or damaged line) is not stored. */
+export function isQueuedEntry(value: unknown): value is AuditEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    Number.isSafeInteger(entry.time) &&
+    TEXT.every((field) => typeof entry[field] === 'string') &&
+    OPTIONAL_TEXT.every((field) => entry[field] === null || typeof entry[field] === 'string') &&
+    (entry.decision === 'allowed' || entry.decision === 'denied') &&
+    typeof entry.outcome === 'string' &&
+    OUTCOMES.has(entry.outcome) &&
+    (entry.errorCode === null || Number.isSafeInteger(entry.errorCode)) &&
+    isNumber(entry.latencyMs) &&
+    (entry.resultBytes === null || Number.isSafeInteger(entry.resultBytes))
+  );
+}
+
+/** The stream a process writes: its pid and 8 random hex digits (a second trail in the process gets another). */
+export const streamName = (pid: number, random: string): string => `${pid}-${random}`;

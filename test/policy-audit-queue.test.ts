@@ -213,4 +213,30 @@ describe('audit trail: the record queue', () => {
     assert.equal(reports.length, 1, 'one report per run of failures');
     await store.close();
   });
+
+  it(
+    'H1 a close while the database is locked still ends; what is queued is stored on the next open',
+    {
+      timeout: 30_000, // a close that never ends fails here instead of hanging the run
+    },
+    async () => {
+      const db = join(dir, 'close-locked.db');
+      const store = new SqliteThreadStore(db, { busyTimeoutMs: 50 });
+      await store.ready();
+      const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => {
+        exec(sql: string): void;
+        close(): void;
+      };
+      const holder = new Database(db);
+      holder.exec('BEGIN IMMEDIATE');
+      await store.append([auditEntry(1), auditEntry(2)]);
+      await store.close(); // cannot store the queue: the thread closes anyway, and the files stay
+      assert.equal(listStreams(db).size, 1);
+      holder.exec('ROLLBACK');
+      holder.close();
+      const reopened = new SqliteAuditStore(db);
+      assert.deepEqual(await ids(reopened), ['1', '2']);
+      await reopened.close();
+    },
+  );
 });

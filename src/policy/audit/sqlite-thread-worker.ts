@@ -58,8 +58,11 @@ async function run(open: SqliteAuditStore, request: ThreadRequest): Promise<unkn
     case 'prune':
       return open.prune(request.rule);
     case 'close':
-      open.finishQueue(data.stream); // the main thread has closed its queue: all of it is stored, then removed
-      await open.close();
+      try {
+        open.finishQueue(data.stream); // the main thread has closed its queue: all of it is stored, then removed
+      } finally {
+        await open.close(); // closed even when storing failed: what is left stays queued for the next open
+      }
       return null;
   }
 }
@@ -88,12 +91,14 @@ if (store !== undefined) {
           port.postMessage({ ok: true, value, ...position() } satisfies ThreadReply);
           if (request.op === 'close') port.close();
         },
-        (error: unknown) =>
+        (error: unknown) => {
           port.postMessage({
             ok: false,
             error: error instanceof Error ? error.message : String(error),
             ...position(),
-          } satisfies ThreadReply),
+          } satisfies ThreadReply);
+          if (request.op === 'close') port.close();
+        },
       );
   });
 }

@@ -212,10 +212,11 @@ export class SqliteThreadStore implements AuditStore {
       clearTimeout(this.#applyTimer);
       this.#queue?.close(); // nothing more is written: the thread stores all of it, then removes the files
       await this.#send({ op: 'close' }).catch(() => undefined);
-      await this.#here?.close();
       this.#broken = 'the audit trail is closed';
     }
     await this.#exited;
+    await this.#here?.close();
+    this.#here = undefined;
   }
 
   /**

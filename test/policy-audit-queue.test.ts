@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import {
   verifyAudit,
   type AuditEntry,
 } from '../src/policy/audit/index.js';
-import { QueueWriter, listStreams, segmentFile } from '../src/policy/audit/sqlite-queue.js';
+import { QueueWriter, listStreams, readLines, segmentFile } from '../src/policy/audit/sqlite-queue.js';
 import { auditEntry } from './support/audit-entry.js';
 import { waitFor } from './support/poll.js';
 
@@ -165,6 +165,58 @@ describe('audit trail: the record queue', () => {
       () => tasks().filter((task) => (hasChrt ? task.policy === 5 : task.nice === 19)).length >= before + 2,
       20_000,
     );
+    await store.close();
+  });
+
+  it('a large batch is queued as lines of at most 64 records, and stored whole and in order', async () => {
+    const db = join(dir, 'large.db');
+    const store = new SqliteThreadStore(db);
+    await store.ready();
+    await store.append(Array.from({ length: 150 }, (_, n) => auditEntry(n)));
+    const stream = [...listStreams(db).keys()][0] as string;
+    const lines = readFileSync(segmentFile(db, stream, 0), 'utf8').split('\n');
+    assert.deepEqual(
+      lines.map((text) => (text === '' ? 0 : (JSON.parse(text) as unknown[]).length)),
+      [64, 64, 22, 0],
+    );
+    assert.deepEqual(
+      (await queryAudit(store, { limit: 1_000 })).map((record) => record.requestId),
+      range(0, 150),
+    );
+    await store.close();
+  });
+
+  it('a line longer than any batch is skipped without being read whole; the lines after it are read', () => {
+    const file = join(dir, 'long-line');
+    const good = line([auditEntry(1)]);
+    writeFileSync(file, `${'x'.repeat(5_000)}\n${good}`);
+    assert.deepEqual(readLines(file, 0, 1_024, 2_048), { lines: [], bytes: 0, rest: 0, skipped: 5_001 });
+    assert.deepEqual(readLines(file, 5_001, 1_024, 2_048), {
+      lines: [good.slice(0, -1)],
+      bytes: good.length,
+      rest: 0,
+      skipped: 0,
+    });
+    // Its end not written yet: nothing to skip until it is.
+    writeFileSync(file, 'y'.repeat(5_000));
+    assert.deepEqual(readLines(file, 0, 1_024, 2_048), { lines: [], bytes: 0, rest: 0, skipped: 0 });
+    assert.equal(readLines(join(dir, 'no-such-file'), 0, 1_024), null);
+  });
+
+  it('an applier skips a line longer than any batch (64 MiB), says so, and stores the lines after it', async () => {
+    const db = join(dir, 'long.db');
+    new SqliteAuditStore(db).close().catch(() => undefined);
+    const stream = `${deadPid()}-0000face`;
+    writeFileSync(segmentFile(db, stream, 0), Buffer.alloc(64 * 1024 * 1024 + 10, 'z'));
+    appendFileSync(segmentFile(db, stream, 0), `\n${line([auditEntry(1)])}`);
+    const reports: string[] = [];
+    const store = new SqliteAuditStore(db, { onQueueReport: (message) => reports.push(message) });
+    assert.deepEqual(await ids(store), ['1']);
+    assert.match(
+      reports.join('\n'),
+      /at byte 0: a line of 67108875 bytes is longer than any batch; skipped$/,
+    );
+    assert.equal(listStreams(db).size, 0);
     await store.close();
   });
 

@@ -60,6 +60,13 @@ export class QueueApplier {
       const nextExists = existsSync(segmentFile(database, stream, segment + 1));
       const file = segmentFile(database, stream, segment);
       const read = readLines(file, offset, STEP_BYTES);
+      if (read !== null && read.skipped > 0) {
+        this.#report(
+          `${file} at byte ${offset}: a line of ${read.skipped} bytes is longer than any batch; skipped`,
+        );
+        this.#write.run(stream, segment, offset + read.skipped);
+        return { applied: 0, more: true, unlink: undefined };
+      }
       if (read !== null && read.lines.length > 0) {
         const entries = this.#entries(read.lines, `${file} at byte ${offset}`);
         if (entries.length > 0) appendRecords(entries);

@@ -14,6 +14,10 @@ import { AUDIT_OUTCOMES, type AuditEntry } from './types.js';
 
 /** A segment past this size is closed and the next one begun (the applier deletes what it has applied). */
 export const SEGMENT_BYTES = 4 * 1024 * 1024;
+/** Records per line at most: a line stays far below MAX_LINE_BYTES even when every record is as large as allowed. */
+export const LINE_RECORDS = 64;
+/** The longest line an applier reads; a longer one was not written by a writer and is skipped (read memory bound). */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const STREAM = /^\d{1,10}-[0-9a-f]{8}$/;
 
@@ -116,13 +120,15 @@ export class QueueWriter {
 
 /**
  * The complete lines of a segment from `offset`, at most about `maxBytes` of them (always at least one whole line),
- * and the bytes they span with their newlines; null when the file does not exist.
+ * and the bytes they span with their newlines; null when the file does not exist. A line longer than `maxLine` is
+ * not read: `skipped` says how many bytes it spans with its newline (0 while its end is not written yet).
  */
 export function readLines(
   file: string,
   offset: number,
   maxBytes: number,
-): { lines: string[]; bytes: number; rest: number } | null {
+  maxLine = MAX_LINE_BYTES,
+): { lines: string[]; bytes: number; rest: number; skipped: number } | null {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -132,26 +138,45 @@ export function readLines(
   }
   try {
     const size = fstatSync(fd).size;
-    if (size <= offset) return { lines: [], bytes: 0, rest: 0 };
+    if (size <= offset) return { lines: [], bytes: 0, rest: 0, skipped: 0 };
     let length = Math.min(size - offset, maxBytes);
     let buffer = Buffer.allocUnsafe(length);
     let read = readInto(fd, buffer, offset);
     let last = buffer.lastIndexOf(10, read - 1);
-    // A line longer than maxBytes: read on until its end (or the end of what is there).
+    // A line longer than maxBytes: read on until its end (or the end of what is there), up to maxLine.
     while (last < 0 && offset + read < size) {
-      length = Math.min(size - offset, length * 2);
+      if (read >= maxLine)
+        return { lines: [], bytes: 0, rest: 0, skipped: skipLine(fd, offset + read, size, offset) };
+      length = Math.min(size - offset, length * 2, maxLine);
       const bigger = Buffer.allocUnsafe(length);
       buffer.copy(bigger, 0, 0, read);
       buffer = bigger;
       read += readInto(fd, buffer, offset + read, read);
       last = buffer.lastIndexOf(10, read - 1);
     }
-    if (last < 0) return { lines: [], bytes: 0, rest: read };
+    if (last < 0) {
+      return read >= maxLine
+        ? { lines: [], bytes: 0, rest: 0, skipped: skipLine(fd, offset + read, size, offset) }
+        : { lines: [], bytes: 0, rest: read, skipped: 0 };
+    }
     const lines = buffer.toString('utf8', 0, last).split('\n');
-    return { lines, bytes: last + 1, rest: size - offset - last - 1 };
+    return { lines, bytes: last + 1, rest: size - offset - last - 1, skipped: 0 };
   } finally {
     closeSync(fd);
   }
+}
+
+/** The bytes from `start` through the next newline at or after `from`, looked for a MiB at a time; 0: none yet. */
+function skipLine(fd: number, from: number, size: number, start: number): number {
+  const chunk = Buffer.allocUnsafe(1024 * 1024);
+  for (let position = from; position < size;) {
+    const got = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
+    if (got === 0) break;
+    const newline = chunk.subarray(0, got).indexOf(10);
+    if (newline >= 0) return position + newline + 1 - start;
+    position += got;
+  }
+  return 0;
 }
 
 function readInto(fd: number, buffer: Buffer, position: number, start = 0): number {

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { ownModule } from '../../own-files.js';
 import { LOWER_THREAD_PRIORITY } from './background-priority.js';
 import type { QueuePosition } from './sqlite-queue-apply.js';
-import { QueueWriter, streamName } from './sqlite-queue.js';
+import { LINE_RECORDS, QueueWriter, streamName } from './sqlite-queue.js';
 import { SqliteAuditStore, type SqliteStoreOptions } from './sqlite-store.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './sqlite-thread-worker.js';
 import type { AuditEntry, AuditFilter, AuditRecord, AuditStore, ChainHead, PruneRule } from './types.js';
@@ -39,6 +39,16 @@ const entry = workerData.entry;
 const APPLY_DELAY_MS = 10;
 /** After the thread could not store them (the database locked or failing): the next try. */
 const RETRY_DELAY_MS = 1_000;
+
+/** A batch as queue lines of at most LINE_RECORDS records each (one line for a turn of usual size). */
+function queueLines(entries: readonly AuditEntry[]): string {
+  if (entries.length <= LINE_RECORDS) return `${JSON.stringify(entries)}\n`;
+  let text = '';
+  for (let from = 0; from < entries.length; from += LINE_RECORDS) {
+    text += `${JSON.stringify(entries.slice(from, from + LINE_RECORDS))}\n`;
+  }
+  return text;
+}
 
 /** Where one written batch ends in the queue and how many records were written up to it. */
 class Written {
@@ -180,7 +190,7 @@ export class SqliteThreadStore implements AuditStore {
       throw new Error(`queued records cannot be stored in ${this.description}: ${this.#applyError}`);
     }
     if (entries.length === 0 || this.#queue === undefined) return null;
-    const at = this.#queue.write(`${JSON.stringify(entries)}\n`);
+    const at = this.#queue.write(queueLines(entries));
     this.#total += entries.length;
     this.#written.push(new Written(at.segment, at.end, this.#total));
     if (this.backlog >= this.#urgentBacklog) this.#applyHere();

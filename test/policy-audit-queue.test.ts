@@ -29,6 +29,20 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
+/** Another connection (another process would be one) takes the write lock of `db` until the returned release. */
+function holdWriteLock(db: string): () => void {
+  const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => {
+    exec(sql: string): void;
+    close(): void;
+  };
+  const holder = new Database(db);
+  holder.exec('BEGIN IMMEDIATE');
+  return () => {
+    holder.exec('ROLLBACK');
+    holder.close();
+  };
+}
+
 const line = (entries: readonly AuditEntry[]): string => `${JSON.stringify(entries)}\n`;
 const ids = async (store: SqliteAuditStore): Promise<string[]> =>
   (await queryAudit(store, { limit: 10_000 })).map((record) => record.requestId);
@@ -240,13 +254,7 @@ describe('audit trail: the record queue', () => {
     const reports: string[] = [];
     const store = new SqliteThreadStore(db, { busyTimeoutMs: 50, onQueueReport: (m) => reports.push(m) });
     await store.ready();
-    // Another process holds the write lock for as long as it likes.
-    const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => {
-      exec(sql: string): void;
-      close(): void;
-    };
-    const holder = new Database(db);
-    holder.exec('BEGIN IMMEDIATE');
+    const release = holdWriteLock(db);
     await store.append([auditEntry(1)]); // queued: safe whatever the database does
     await waitFor(() => reports.length > 0, 20_000);
     assert.match(reports[0] ?? '', /^queued records could not be stored: database is locked$/);
@@ -254,8 +262,7 @@ describe('audit trail: the record queue', () => {
       store.append([auditEntry(2)]),
       /cannot be stored in sqlite .*locked\.db: database is locked/,
     );
-    holder.exec('ROLLBACK');
-    holder.close();
+    release();
     await waitFor(() => store.backlog === 0, 20_000); // the next try stores it
     await store.append([auditEntry(3)]);
     assert.deepEqual(
@@ -275,17 +282,11 @@ describe('audit trail: the record queue', () => {
       const db = join(dir, 'close-locked.db');
       const store = new SqliteThreadStore(db, { busyTimeoutMs: 50 });
       await store.ready();
-      const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => {
-        exec(sql: string): void;
-        close(): void;
-      };
-      const holder = new Database(db);
-      holder.exec('BEGIN IMMEDIATE');
+      const release = holdWriteLock(db);
       await store.append([auditEntry(1), auditEntry(2)]);
       await store.close(); // cannot store the queue: the thread closes anyway, and the files stay
       assert.equal(listStreams(db).size, 1);
-      holder.exec('ROLLBACK');
-      holder.close();
+      release();
       const reopened = new SqliteAuditStore(db);
       assert.deepEqual(await ids(reopened), ['1', '2']);
       await reopened.close();

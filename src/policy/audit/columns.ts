@@ -1,6 +1,12 @@
 // The table both stores share: column names and types, a record as row values and back, and the query's WHERE.
 
-import type { AuditFilter, AuditOutcome, AuditRecord } from './types.js';
+import {
+  AUDIT_OUTCOMES,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditOutcome,
+  type AuditRecord,
+} from './types.js';
 
 /** Record fields and their columns, in table order. */
 export const COLUMNS = [
@@ -32,16 +38,30 @@ export const COLUMNS = [
 
 const INTEGER_FIELDS = new Set<string>(['id', 'time', 'errorCode', 'resultBytes']);
 const REAL_FIELDS = new Set<string>(['latencyMs']);
+const NULLABLE_FIELDS = new Set<string>([
+  'traceId',
+  'clientId',
+  'clientName',
+  'clientVersion',
+  'tool',
+  'argsDigest',
+  'arguments',
+  'rule',
+  'approvalId',
+  'errorCode',
+  'detail',
+  'resultBytes',
+]);
+/** The fields the store adds when it chains an entry. */
+const CHAIN_FIELDS = new Set<string>(['id', 'prevHash', 'hash']);
+const OUTCOMES = new Set<string>(AUDIT_OUTCOMES);
 
 /** CREATE TABLE's column list; `bigint` is the 64-bit integer type's name in the dialect. */
 export function columnDefinitions(bigint: string, real: string): string {
   return COLUMNS.map(([field, column]) => {
     if (field === 'id') return `id ${bigint} PRIMARY KEY`;
     const type = INTEGER_FIELDS.has(field) ? bigint : REAL_FIELDS.has(field) ? real : 'TEXT';
-    const nullable =
-      /^(traceId|clientId|clientName|clientVersion|tool|argsDigest|arguments|rule|approvalId|errorCode|detail|resultBytes)$/.test(
-        field,
-      );
+    const nullable = NULLABLE_FIELDS.has(field);
     return `${column} ${type}${nullable ? '' : ' NOT NULL'}`;
   }).join(', ');
 }
@@ -64,6 +84,29 @@ export function fromRow(row: Record<string, unknown>): AuditRecord {
           : value;
   }
   return record as unknown as AuditRecord & { outcome: AuditOutcome }; // every column is read above
+}
+
+/**
+ * Whether `value` is an entry the table can hold as it is: every column's field of its type (or null where the
+ * column allows it), a known decision and outcome. What a record queue holds is checked so before it is stored.
+ */
+export function isStorableEntry(value: unknown): value is AuditEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entry = value as Record<string, unknown>;
+  for (const [field] of COLUMNS) {
+    if (CHAIN_FIELDS.has(field)) continue;
+    const member = entry[field];
+    if (member === null && NULLABLE_FIELDS.has(field)) continue;
+    const fits = INTEGER_FIELDS.has(field)
+      ? Number.isSafeInteger(member)
+      : REAL_FIELDS.has(field)
+        ? typeof member === 'number' && Number.isFinite(member)
+        : typeof member === 'string';
+    if (!fits) return false;
+  }
+  return (
+    (entry.decision === 'allowed' || entry.decision === 'denied') && OUTCOMES.has(entry.outcome as string)
+  );
 }
 
 /** The most rows one query returns. */

@@ -4,7 +4,8 @@
 // and whenever one of them is killed.
 
 import { existsSync, unlinkSync } from 'node:fs';
-import { isQueuedEntry, listStreams, readLines, segmentFile, streamAlive } from './sqlite-queue.js';
+import { isStorableEntry } from './columns.js';
+import { listStreams, readLines, segmentFile, streamAlive } from './sqlite-queue.js';
 import type { Database, Statement } from './sqlite-driver.js';
 import type { AuditEntry } from './types.js';
 
@@ -135,7 +136,7 @@ export class QueueApplier {
         continue;
       }
       for (const entry of batch as unknown[]) {
-        if (isQueuedEntry(entry)) entries.push(entry);
+        if (isStorableEntry(entry)) entries.push(entry);
         else skipped += 1;
       }
     }

@@ -10,7 +10,6 @@
 
 import { closeSync, ftruncateSync, fstatSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { AUDIT_OUTCOMES, type AuditEntry } from './types.js';
 
 /** A segment past this size is closed and the next one begun (the applier deletes what it has applied). */
 export const SEGMENT_BYTES = 4 * 1024 * 1024;
@@ -187,40 +186,6 @@ function readInto(fd: number, buffer: Buffer, position: number, start = 0): numb
     read += got;
   }
   return read - start;
-}
-
-const OUTCOMES = new Set<string>(AUDIT_OUTCOMES);
-const TEXT = ['requestId', 'method', 'era', 'subject', 'authMethod'] as const;
-const OPTIONAL_TEXT = [
-  'traceId',
-  'clientId',
-  'clientName',
-  'clientVersion',
-  'tool',
-  'argsDigest',
-  'arguments',
-  'rule',
-  'approvalId',
-  'detail',
-] as const;
-
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
-/** An entry as this process wrote it; anything else in a queue file (an edited or damaged line) is not stored. */
-export function isQueuedEntry(value: unknown): value is AuditEntry {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const entry = value as Record<string, unknown>;
-  return (
-    Number.isSafeInteger(entry.time) &&
-    TEXT.every((field) => typeof entry[field] === 'string') &&
-    OPTIONAL_TEXT.every((field) => entry[field] === null || typeof entry[field] === 'string') &&
-    (entry.decision === 'allowed' || entry.decision === 'denied') &&
-    typeof entry.outcome === 'string' &&
-    OUTCOMES.has(entry.outcome) &&
-    (entry.errorCode === null || Number.isSafeInteger(entry.errorCode)) &&
-    isNumber(entry.latencyMs) &&
-    (entry.resultBytes === null || Number.isSafeInteger(entry.resultBytes))
-  );
 }
 
 /** The stream a process writes: its pid and 8 random hex digits (a second trail in the process gets another). */

@@ -157,17 +157,18 @@ export class SqliteAuditStore implements AuditStore {
       return removed;
     }).immediate;
     this.#queue = queues ? new QueueApplier(db, file, appendRecords, this.#report) : undefined;
-    // What processes that ended left queued (a kill -9 included) is stored before anything else is.
+    // What processes that ended left queued (a kill -9 included) is stored before anything else is. A trail that
+    // writes must be able to: it does not open otherwise. A reader (the CLI) reads on, and says why.
+    if (options.recoverQueues === false) return;
+    if (options.mustExist === true) {
+      this.#catchUp();
+      return;
+    }
     try {
-      if (options.recoverQueues !== false) this.#queue?.applyAll();
+      this.#queue?.applyAll();
     } catch (error) {
-      if (options.mustExist !== true) {
-        this.close().catch(() => undefined);
-        throw error;
-      }
-      this.#report(
-        `the record queues of ${this.description} could not be applied: ${(error as Error).message}`,
-      );
+      this.close().catch(() => undefined);
+      throw error;
     }
   }
 

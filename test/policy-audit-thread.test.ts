@@ -117,31 +117,33 @@ describe('audit trail: the SQLite writer thread', () => {
     await reopened.close();
   });
 
-  it('never keeps a process alive: one that writes a record and ends without close() exits at once', () => {
-    const path = join(dir, 'exit.db');
-    const script = join(dir, 'exit.mts');
-    const index = new URL('../src/policy/audit/index.ts', import.meta.url).href;
-    writeFileSync(
-      script,
-      `import { openAudit } from ${JSON.stringify(index)};
-const audit = await openAudit({ store: { kind: 'sqlite', path: ${JSON.stringify(path)} } });
+  for (const writer of ['thread', 'inline'] as const) {
+    it(`never keeps a process alive: one that writes a record and ends without close() exits at once (${writer})`, () => {
+      const path = join(dir, `exit-${writer}.db`);
+      const script = join(dir, `exit-${writer}.mts`);
+      const index = new URL('../src/policy/audit/index.ts', import.meta.url).href;
+      writeFileSync(
+        script,
+        `import { openAudit } from ${JSON.stringify(index)};
+const audit = await openAudit({ store: { kind: 'sqlite', path: ${JSON.stringify(path)}, writer: '${writer}' } });
 await audit.recordEvent(${JSON.stringify(entry(1))});
 console.log('written');
 `,
-    );
-    const root = fileURLToPath(new URL('..', import.meta.url));
-    const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 60_000,
+      );
+      const root = fileURLToPath(new URL('..', import.meta.url));
+      const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(child.signal, null, `killed by ${child.signal}: it did not exit by itself`);
+      assert.equal(child.status, 0, child.stderr);
+      assert.equal(child.stdout.trim(), 'written');
+      const store = new SqliteAuditStore(path, { mustExist: true });
+      return verifyAudit(store).then(async (result) => {
+        assert.deepEqual(result, { ok: true, rows: 1 });
+        await store.close();
+      });
     });
-    assert.equal(child.signal, null, `killed by ${child.signal}: it did not exit by itself`);
-    assert.equal(child.status, 0, child.stderr);
-    assert.equal(child.stdout.trim(), 'written');
-    const store = new SqliteAuditStore(path, { mustExist: true });
-    return verifyAudit(store).then(async (result) => {
-      assert.deepEqual(result, { ok: true, rows: 1 });
-      await store.close();
-    });
-  });
+  }
 });

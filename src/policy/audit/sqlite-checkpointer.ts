@@ -49,10 +49,12 @@ export class Checkpointer {
       // Small: the thread holds one connection and a timer.
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
     });
-    this.#worker.unref(); // never what keeps a process alive
     this.#worker.on('message', (message: { error?: unknown }) => {
       if (typeof message.error === 'string') onError(message.error);
     });
+    // After the listener: adding a 'message' listener refs the worker again, so unref() before it held every
+    // process with an unclosed trail open for good.
+    this.#worker.unref(); // never what keeps a process alive
     this.#exited = new Promise((resolve) => {
       this.#worker.once('exit', () => resolve());
       this.#worker.once('error', (error) => {

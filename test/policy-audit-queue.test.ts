@@ -203,7 +203,7 @@ describe('audit trail: the record queue', () => {
   it('a line longer than any batch is skipped without being read whole; the lines after it are read', () => {
     const file = join(dir, 'long-line');
     const good = line([auditEntry(1)]);
-    writeFileSync(file, `${'x'.repeat(5_000)}\n${good}`);
+    writeFileSync(file, `${'x'.repeat(5_000)}\n${good}`, { mode: 0o600 }); // as a writer makes it
     assert.deepEqual(readLines(file, 0, 1_024, 2_048), { lines: [], bytes: 0, rest: 0, skipped: 5_001 });
     assert.deepEqual(readLines(file, 5_001, 1_024, 2_048), {
       lines: [good.slice(0, -1)],
@@ -221,7 +221,7 @@ describe('audit trail: the record queue', () => {
     const db = join(dir, 'long.db');
     new SqliteAuditStore(db).close().catch(() => undefined);
     const stream = `${deadPid()}-0000face`;
-    writeFileSync(segmentFile(db, stream, 0), Buffer.alloc(64 * 1024 * 1024 + 10, 'z'));
+    writeFileSync(segmentFile(db, stream, 0), Buffer.alloc(64 * 1024 * 1024 + 10, 'z'), { mode: 0o600 });
     appendFileSync(segmentFile(db, stream, 0), `\n${line([auditEntry(1)])}`);
     const reports: string[] = [];
     const store = new SqliteAuditStore(db, { onQueueReport: (message) => reports.push(message) });

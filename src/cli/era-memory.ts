@@ -4,9 +4,10 @@
 // timeout for a legacy server that ignores unknown methods). Modern servers are not noted: discover is their handshake.
 // The memory is a hint, never a source of errors: an unreadable or oversized file is ignored, a failed write skipped.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { replaceFile } from '../replace-file.js';
 
 /** Far above one person's stdio servers; the ones noted longest ago make room beyond it. */
 export const MAX_REMEMBERED_ERAS = 500;
@@ -47,10 +48,8 @@ function write(path: string, legacy: Legacy): void {
     .slice(0, MAX_REMEMBERED_ERAS);
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify({ legacy: Object.fromEntries(newest) })}\n`, { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, path); // whole or not at all: a second toolwire reading it never sees half a file
+    // Whole or not at all: a second toolwire reading it never sees half a file.
+    replaceFile(path, `${JSON.stringify({ legacy: Object.fromEntries(newest) })}\n`);
   } catch {
     // a read-only or full config directory: the next run asks server/discover again, which is only slower
   }

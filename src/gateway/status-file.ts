@@ -2,8 +2,9 @@
 // health of each upstream, and `toolwire gateway status` reads it. A file, not an admin endpoint: it works the same
 // for a stdio gateway (which has no port), needs no credential of its own, and exposes nothing on the network.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { replaceFile } from '../replace-file.js';
 import type { UpstreamHealth } from './upstream/index.js';
 
 export interface GatewayStatus {
@@ -24,9 +25,7 @@ export const STATUS_INTERVAL_MS = 2000;
 
 export function writeStatus(file: string, status: GatewayStatus): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(status, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, file); // readers never see half a file
+  replaceFile(file, `${JSON.stringify(status, null, 2)}\n`); // readers never see half a file
 }
 
 /** Rewrites the file every STATUS_INTERVAL_MS from `current()` until the returned stop. */

@@ -1,7 +1,7 @@
 // The pin store in one SQLite file (better-sqlite3, WAL), the way the audit store keeps its trail: created 0600 in a
 // directory created 0700, refused in a directory anyone may write, schema versioned, closed before the process exits.
 
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { Tool } from '../../protocol/index.js';
@@ -13,6 +13,7 @@ import { SERVERS_TABLE, serverTable } from './sqlite-servers.js';
 import type { Database } from './sqlite-types.js';
 import { keepStatements } from '../../policy/audit/sqlite-keep.js';
 import { MAX_PIN_RECORDS, PinError, type PinRecord, type PinStore } from './types.js';
+import { sqliteDirectoryProblem } from '../../sqlite-directory.js';
 
 type DatabaseConstructor = new (
   path: string,
@@ -62,19 +63,6 @@ const COLUMNS =
 const userVersion = (db: Database): number =>
   (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
 
-function directoryProblem(directory: string): string | undefined {
-  if (process.platform === 'win32') return undefined; // no POSIX modes there
-  const stats = statSync(directory);
-  if ((stats.mode & 0o002) !== 0) {
-    return `anyone can write the directory ${directory}, and could replace the pin store with their own: run chmod o-w ${directory}, or keep the pins elsewhere`;
-  }
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid && stats.uid !== 0) {
-    return `the directory ${directory} belongs to user id ${stats.uid}, who could replace the pin store with their own`;
-  }
-  return undefined;
-}
-
 const parseTool = (text: string, file: string): Tool => {
   try {
     return JSON.parse(text) as Tool; // written by put() from a Tool
@@ -94,7 +82,7 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
     throw new PinError('store', `no pin store at ${file} (nothing was pinned there yet)`);
   }
   if (options.mustExist !== true) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const problem = directoryProblem(dirname(file));
+  const problem = sqliteDirectoryProblem(dirname(file), 'the pin store', 'the pins');
   if (problem !== undefined) throw new PinError('store', problem);
   if (options.mustExist !== true) {
     closeSync(openSync(file, 'a', 0o600)); // created 0600 before SQLite opens it; its -wal and -shm take its mode

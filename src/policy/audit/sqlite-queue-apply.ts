@@ -3,9 +3,17 @@
 // so a line is applied exactly once whoever applies it (the writing process's thread, a restarted server, the CLI)
 // and whenever one of them is killed.
 
-import { existsSync, unlinkSync } from 'node:fs';
+import { statSync, unlinkSync } from 'node:fs';
 import { isStorableEntry } from './columns.js';
-import { listStreams, readLines, segmentFile, streamAlive } from './sqlite-queue.js';
+import {
+  ForeignQueueFile,
+  MAX_LINE_BYTES,
+  listStreams,
+  readLines,
+  segmentExists,
+  segmentFile,
+  streamAlive,
+} from './sqlite-queue.js';
 import type { Database, Statement } from './sqlite-driver.js';
 import type { AuditEntry } from './types.js';
 
@@ -13,6 +21,8 @@ import type { AuditEntry } from './types.js';
 const STEP_BYTES = 1024 * 1024;
 /** Transactions one apply() makes at most: a writer that never pauses cannot hold its applier in a loop. */
 const MAX_STEPS = 64;
+/** Refused files remembered so that each is reported once, not every few milliseconds (a bound on the memory). */
+const MAX_REFUSED = 1024;
 
 export const QUEUE_TABLE = `CREATE TABLE IF NOT EXISTS audit_queue (stream TEXT PRIMARY KEY,
   segment INTEGER NOT NULL, offset INTEGER NOT NULL)`;
@@ -36,6 +46,9 @@ export class QueueApplier {
   readonly #write: Statement;
   readonly #forget: Statement;
   readonly #step: (stream: string) => Step;
+  /** The uid the trail's files belong to (its database file's); undefined where there are no uids. */
+  readonly #owner: number | undefined;
+  readonly #refused = new Set<string>();
 
   /**
    * `appendRecords` chains and inserts entries inside the caller's transaction; `report` hears what was skipped
@@ -49,6 +62,7 @@ export class QueueApplier {
   ) {
     this.#database = database;
     this.#report = report;
+    this.#owner = process.platform === 'win32' ? undefined : statSync(database).uid;
     this.#read = db.prepare('SELECT segment, offset FROM audit_queue WHERE stream = ?');
     this.#write = db.prepare(
       `INSERT INTO audit_queue (stream, segment, offset) VALUES (?, ?, ?)
@@ -57,10 +71,11 @@ export class QueueApplier {
     this.#forget = db.prepare('DELETE FROM audit_queue WHERE stream = ?');
     this.#step = db.transaction((stream: string): Step => {
       const { segment, offset } = this.position(stream);
-      // Before reading: when the next segment exists, this one was complete before the read began.
-      const nextExists = existsSync(segmentFile(database, stream, segment + 1));
+      // Before reading: when the next segment exists, this one was complete before the read began. A next segment
+      // that no writer made does not count: the writer still writes this one (and fails when it would move on).
+      const nextExists = this.#nextExists(segmentFile(database, stream, segment + 1));
       const file = segmentFile(database, stream, segment);
-      const read = readLines(file, offset, STEP_BYTES);
+      const read = readLines(file, offset, STEP_BYTES, MAX_LINE_BYTES, this.#owner);
       if (read !== null && read.skipped > 0) {
         this.#report(
           `${file} at byte ${offset}: a line of ${read.skipped} bytes is longer than any batch; skipped`,
@@ -91,19 +106,14 @@ export class QueueApplier {
 
   /** Applies what `stream` holds now, up to MAX_STEPS transactions; returns how many records were stored. */
   apply(stream: string, steps = MAX_STEPS): number {
-    let applied = 0;
-    for (let step = 0; step < steps; step++) {
-      const done = this.#step(stream);
-      applied += done.applied;
-      if (done.unlink !== undefined) unlinkQuietly(done.unlink);
-      if (!done.more) break;
-    }
-    return applied;
+    return this.#apply(stream, steps).applied;
   }
 
   /** For a stream whose writer is done (closed, or its process gone): applies all of it, then removes it. */
   finish(stream: string): number {
-    const applied = this.apply(stream, Number.MAX_SAFE_INTEGER);
+    const { applied, refused } = this.#apply(stream, Number.MAX_SAFE_INTEGER);
+    // A stream with a file no writer made is left as it is: it is not this trail's to remove (nor to store).
+    if (refused) return applied;
     // Files before the row: a stream with files and no row would be applied again from its start.
     for (const segment of listStreams(this.#database).get(stream) ?? []) {
       unlinkQuietly(segmentFile(this.#database, stream, segment));
@@ -119,6 +129,42 @@ export class QueueApplier {
       applied += streamAlive(stream) ? this.apply(stream) : this.finish(stream);
     }
     return applied;
+  }
+
+  #apply(stream: string, steps: number): { applied: number; refused: boolean } {
+    let applied = 0;
+    for (let step = 0; step < steps; step++) {
+      let done: Step;
+      try {
+        done = this.#step(stream);
+      } catch (error) {
+        if (!(error instanceof ForeignQueueFile)) throw error;
+        this.#refuse(error);
+        return { applied, refused: true };
+      }
+      applied += done.applied;
+      if (done.unlink !== undefined) unlinkQuietly(done.unlink);
+      if (!done.more) break;
+    }
+    return { applied, refused: false };
+  }
+
+  #nextExists(file: string): boolean {
+    try {
+      return segmentExists(file, this.#owner);
+    } catch (error) {
+      if (!(error instanceof ForeignQueueFile)) throw error;
+      this.#refuse(error);
+      return false;
+    }
+  }
+
+  /** Reports a refused file once (while remembered): its records are never stored. */
+  #refuse(error: ForeignQueueFile): void {
+    if (this.#refused.has(error.message)) return;
+    if (this.#refused.size >= MAX_REFUSED) this.#refused.clear();
+    this.#refused.add(error.message);
+    this.#report(`${error.message}: no writer of this trail made it, so its records are not stored`);
   }
 
   #entries(lines: readonly string[], where: string): AuditEntry[] {

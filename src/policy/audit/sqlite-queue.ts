@@ -7,8 +7,24 @@
 // A stream is `<database file>.q-<pid>-<8 hex>.<segment>`: segment files of about SEGMENT_BYTES, each line one batch
 // (a JSON array of entries, ended by "\n", which JSON text never holds raw). A new segment is created only after the
 // last write to the one before has returned, so whoever sees segment n+1 knows segment n is complete.
+//
+// A file with a stream's name is read only when a writer of this trail could have made it (threats H2, H3): a
+// regular file, not a link, of the trail's owner, open to nobody else, with one name. Anything else (planted by
+// another user of a shared directory: forged records, a FIFO that would block the reader, a link to another file)
+// is refused with its reason and never stored.
 
-import { closeSync, ftruncateSync, fstatSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  ftruncateSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** A segment past this size is closed and the next one begun (the applier deletes what it has applied). */
@@ -109,7 +125,18 @@ export class QueueWriter {
   }
 
   #rotate(): void {
-    const next = openSync(segmentFile(this.#database, this.stream, this.#segment + 1), 'ax', 0o600);
+    const file = segmentFile(this.#database, this.stream, this.#segment + 1);
+    let next: number;
+    try {
+      next = openSync(file, 'ax', 0o600); // never an existing name, nor a link's target
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Only this writer makes its stream's names: somebody else made this one, and may write to the directory.
+      throw new Error(
+        `the audit queue's next segment ${file} already exists, made by somebody else; the trail's directory must be writable by its owner only`,
+        { cause: error },
+      );
+    }
     closeSync(this.#fd);
     this.#fd = next;
     this.#segment += 1;
@@ -117,24 +144,78 @@ export class QueueWriter {
   }
 }
 
+/** A file with a queue segment's name that no writer of the trail made (see the header); its message says why. */
+export class ForeignQueueFile extends Error {
+  override readonly name = 'ForeignQueueFile';
+}
+
+const POSIX = process.platform !== 'win32';
+// Not following a link, and not waiting for a writer when the name is a FIFO (O_NONBLOCK does not change file reads).
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Why a file with a segment's name is not one the trail's writers make, or undefined when it is. `owner`: the uid
+ * the trail's files belong to (the database file's), undefined where there are no uids (Windows).
+ */
+export function foreignReason(stats: Stats, owner: number | undefined): string | undefined {
+  if (stats.isSymbolicLink()) return 'is a symbolic link';
+  if (!stats.isFile()) return 'is not a regular file';
+  if (owner !== undefined && stats.uid !== owner) {
+    return `belongs to uid ${stats.uid}, not to the trail's owner (uid ${owner})`;
+  }
+  if (POSIX && (stats.mode & 0o077) !== 0) {
+    return `is open to other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}, not 0600)`;
+  }
+  if (stats.nlink !== 1) return `has ${stats.nlink} names (a writer's segment has one)`;
+  return undefined;
+}
+
+/** Opens a segment to read: null when it does not exist; throws ForeignQueueFile when no writer of the trail made it. */
+export function openSegment(file: string, owner: number | undefined): number | null {
+  let fd: number;
+  try {
+    fd = openSync(file, READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new ForeignQueueFile(`${file} is a symbolic link`);
+    throw error;
+  }
+  const why = foreignReason(fstatSync(fd), owner);
+  if (why === undefined) return fd;
+  closeSync(fd);
+  throw new ForeignQueueFile(`${file} ${why}`);
+}
+
+/** Whether a segment exists, looked at without opening it; throws ForeignQueueFile as openSegment does. */
+export function segmentExists(file: string, owner: number | undefined): boolean {
+  let stats: Stats;
+  try {
+    stats = lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  const why = foreignReason(stats, owner);
+  if (why !== undefined) throw new ForeignQueueFile(`${file} ${why}`);
+  return true;
+}
+
 /**
  * The complete lines of a segment from `offset`, at most about `maxBytes` of them (always at least one whole line),
  * and the bytes they span with their newlines; null when the file does not exist. A line longer than `maxLine` is
- * not read: `skipped` says how many bytes it spans with its newline (0 while its end is not written yet).
+ * not read: `skipped` says how many bytes it spans with its newline (0 while its end is not written yet). Throws
+ * ForeignQueueFile for a file no writer of the trail made (`owner`: as foreignReason takes it).
  */
 export function readLines(
   file: string,
   offset: number,
   maxBytes: number,
   maxLine = MAX_LINE_BYTES,
+  owner?: number,
 ): { lines: string[]; bytes: number; rest: number; skipped: number } | null {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const fd = openSegment(file, owner);
+  if (fd === null) return null;
   try {
     const size = fstatSync(fd).size;
     if (size <= offset) return { lines: [], bytes: 0, rest: 0, skipped: 0 };

@@ -9,6 +9,7 @@ import { QUEUE_TABLE, QueueApplier, type QueuePosition } from './sqlite-queue-ap
 import { keepStatements } from './sqlite-keep.js';
 import { COLUMN_LIST, COLUMNS, columnDefinitions, filterSql, fromRow, rowValues } from './columns.js';
 import type { AuditEntry, AuditFilter, AuditRecord, AuditStore, ChainHead, PruneRule } from './types.js';
+import { sqliteDirectoryProblem } from '../../sqlite-directory.js';
 
 export interface SqliteStoreOptions {
   /**
@@ -68,8 +69,10 @@ export class SqliteAuditStore implements AuditStore {
     if (options.mustExist === true && !existsSync(file)) {
       throw new Error(`no audit trail at ${file} (the file does not exist)`);
     }
+    if (options.mustExist !== true) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const problem = sqliteDirectoryProblem(dirname(file), 'the audit trail', 'the audit trail');
+    if (problem !== undefined) throw new Error(problem);
     if (options.mustExist !== true) {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       closeSync(openSync(file, 'a', 0o600)); // created 0600 before SQLite opens it; its -wal and -shm take its mode
       chmodSync(file, 0o600);
     }

@@ -1,7 +1,8 @@
 // The assembled gateway (with a policy in front, so clean outputs are on) against the malicious upstream fixture
 // over stdio, beside a well-behaved toolwire server: each attack is contained to its own upstream, and the gateway
-// keeps serving the rest. C1 poisoning, C2 a rug pull announced by list_changed, C5 a remote $ref and a schema bomb,
-// C6 an absurd listing and a repeating cursor, E1 ANSI in results, F5 a crash mid-call.
+// keeps serving the rest. C1 poisoning, C2 a rug pull announced by list_changed, C3 a plain name landing on an alias,
+// C5 a remote $ref and a schema bomb, C6 an absurd listing and a repeating cursor, E1 ANSI in results, F5 a crash
+// mid-call.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,7 +72,9 @@ describe('gateway against the malicious upstream', () => {
         many: malicious(['many-tools=3000']),
         loop: malicious(['repeat-cursor']),
         crash: malicious(['crash-on-call']),
-        rug: malicious(['rug-pull', 'notify-changes']),
+        clash: malicious(['alias-collide=clash']),
+        // Its re-listing also lands a plain name on an alias: the rebuild must still hold the pulled echo back.
+        rug: malicious(['rug-pull', 'notify-changes', 'alias-collide=rug']),
       },
       gateway: { limits: { maxTools: 1000 }, debounceMs: 0 },
       policy: { anonymous: true, scopes: { rules: [{ tools: ['*'], see: [] }] } },
@@ -116,6 +119,16 @@ describe('gateway against the malicious upstream', () => {
   it('C5 a listing carrying a schema bomb is refused whole (JSON deeper than the client reads), and said', async () => {
     assert.ok(!(await names()).some((name) => name.startsWith('bomb___')));
     logged(/listing the tools of upstream "bomb" failed/);
+  });
+
+  it('C3 F5 an upstream naming a tool as the alias of another stops neither the gateway nor its own other tools', async () => {
+    // The gateway started (before): the pair is left out, reported naming both sides; the rest of clash is served.
+    const served = await names();
+    assert.ok(served.includes('clash___echo') && served.includes('clash___slow'), served.join(','));
+    assert.ok(!served.some((name) => name.startsWith('clash___lookup_')), served.join(','));
+    logged(
+      /upstream "clash" tool "lookup_x+_[0-9a-f]{8}": collision as clash___lookup_x+_[0-9a-f]{8} \(clash\/lookup_x+_[0-9a-f]{8} and clash\/lookup_x+ \(alias\) both become clash___lookup_x+_[0-9a-f]{8}, so none of them is served\)/,
+    );
   });
 
   it('C6 an absurd listing and a repeating cursor serve nothing of those upstreams, and say why', async () => {

@@ -7,7 +7,13 @@ import type { Implementation, Tool } from '../protocol/index.js';
 import type { Policy } from '../policy/index.js';
 import { McpServer, stderrLogger, type Logger, type ToolConfig, type ToolTarget } from '../server/index.js';
 import type { GatewayConfig } from './config.js';
-import { nameEntries, NamingError, unusedOverrides, type NameInput } from './naming/index.js';
+import {
+  nameEntries,
+  NamingError,
+  unusedOverrides,
+  type NameInput,
+  type NameReport,
+} from './naming/index.js';
 import { admitUpstreams, openPinStore, PinBook, type PinStore, type ServerPinStore } from './pins/index.js';
 import { proxyPrompt } from './proxy-prompt.js';
 import { proxyResource, proxyResourceTemplate } from './proxy-resource.js';
@@ -134,8 +140,11 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   let closed = false;
   let readyCheck: NodeJS.Timeout | undefined;
 
-  /** Brings the server's registrations to what the members listed. A name collision throws (NamingError). */
-  function rebuild(): void {
+  /**
+   * Brings the server's registrations to what the members listed. Entries that collide are left out and reported;
+   * with `strictRenames` (at startup) a collision a configured rename takes part in throws NamingError.
+   */
+  function rebuild(strictRenames = false): void {
     const inputs: NameInput[] = [];
     const chosen = new Map<string, Map<string, Tool>>();
     for (const member of members) {
@@ -143,17 +152,13 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       chosen.set(member.name, byName);
       for (const tool of byName.values()) inputs.push({ server: member.name, name: tool.name });
     }
-    const named = nameEntries(inputs, config.overrides);
+    const named = nameEntries(inputs, config.overrides, undefined, { strictRenames });
     for (const unused of unusedOverrides(inputs, config.overrides)) {
       logger.warn(
         `gateway: mcpServers.${unused.server}.tools names ${JSON.stringify(unused.name)}, which the upstream does not list (or the gateway left out): the override does nothing`,
       );
     }
-    for (const report of named.reports) {
-      logger.warn(
-        `gateway: upstream "${report.server}" tool ${JSON.stringify(report.name)}: ${report.kind}${report.exposed === undefined ? '' : ` as ${report.exposed}`} (${report.reason})`,
-      );
-    }
+    for (const report of named.reports) logNameReport('tool', report);
     const memberOf = new Map(members.map((member) => [member.config.name, member]));
     const wantedTools = new Map<string, Wanted<ToolConfig>>();
     trustedTools.clear();
@@ -183,7 +188,9 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       member.prompts.map((prompt) => ({ server: member.config.name, name: prompt.name })),
     );
     const wantedPrompts = new Map<string, Wanted<PromptConfig>>();
-    for (const entry of nameEntries(promptInputs, new Map()).entries) {
+    const namedPrompts = nameEntries(promptInputs, new Map());
+    for (const report of namedPrompts.reports) logNameReport('prompt', report);
+    for (const entry of namedPrompts.entries) {
       const member = memberOf.get(entry.server);
       const prompt = member?.prompts.find((candidate) => candidate.name === entry.name);
       if (member === undefined || prompt === undefined) continue;
@@ -226,7 +233,16 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     templates.apply(wantedTemplates);
   }
 
-  /** A rebuild after start: a collision now is logged and the previous registrations stay (clients keep working). */
+  function logNameReport(kind: 'tool' | 'prompt', report: NameReport): void {
+    const text = `gateway: upstream "${report.server}" ${kind} ${JSON.stringify(report.name)}: ${report.kind}${report.exposed === undefined ? '' : ` as ${report.exposed}`} (${report.reason})`;
+    if (report.kind === 'collision') logger.error(text);
+    else logger.warn(text);
+  }
+
+  /**
+   * A rebuild after start. Collisions are left out and reported by rebuild itself (never fatal now: an upstream could
+   * cause one); should it still throw a NamingError, it is logged and the previous registrations stay.
+   */
   function rebuildLater(): void {
     try {
       rebuild();
@@ -276,7 +292,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       await Promise.all(members.map((member) => member.upstream.start()));
       for (const member of members) member.upstream.onChanged((kind) => schedule(member, kind));
       await Promise.all(members.map((member) => member.list(ALL_KINDS)));
-      rebuild(); // at startup a collision is an error that names both sides
+      rebuild(true); // at startup a collision a configured rename takes part in is an error naming both sides
       // An upstream that was down at start (or came back on a new connection without saying what changed) is
       // listed once it is up: checked every second, which costs a look at each member and nothing else.
       readyCheck = setInterval(() => {

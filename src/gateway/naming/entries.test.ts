@@ -79,31 +79,60 @@ describe('nameEntries', () => {
     );
   });
 
-  it('C3 an upstream listing one name twice is a collision, not a silent pick', () => {
-    refused(
-      () =>
-        names([
+  it('C3 an upstream listing one name twice is a collision, not a silent pick: neither is served, and it is said', () => {
+    for (const strictRenames of [false, true]) {
+      const named = nameEntries(
+        [
           { server: 'fs', name: 'read' },
+          { server: 'fs', name: 'write' },
           { server: 'fs', name: 'read' },
-        ]),
-      'collision',
-      'fs lists read twice (both would be fs___read)',
-    );
+        ],
+        none,
+        undefined,
+        { strictRenames },
+      );
+      assert.deepEqual(named.entries, [{ exposed: 'fs___write', server: 'fs', name: 'write', alias: false }]);
+      assert.deepEqual(named.reports, [
+        {
+          kind: 'collision',
+          server: 'fs',
+          name: 'read',
+          exposed: 'fs___read',
+          reason: 'fs lists read twice (both would be fs___read), so none of them is served',
+        },
+      ]);
+    }
   });
 
-  it('C3 an alias landing on another entry of the same server names both sides', () => {
+  it('C3 F5 an upstream naming a tool as the alias of its long one takes down neither the gateway nor its other tools', () => {
     const long = `q${'x'.repeat(70)}`;
     const alias = names([{ server: 'fs', name: long }]).entries[0]?.exposed ?? '';
     const short = alias.slice('fs___'.length);
-    refused(
-      () =>
-        names([
-          { server: 'fs', name: long },
-          { server: 'fs', name: short },
-        ]),
-      'collision',
-      `fs/${short} and fs/${long} (alias) both become ${alias}`,
+    // Even at startup (strictRenames): no rename takes part, so only the upstream can have made it.
+    const named = nameEntries(
+      [
+        { server: 'fs', name: long },
+        { server: 'fs', name: short },
+        { server: 'fs', name: 'read' },
+        { server: 'gh', name: short },
+      ],
+      none,
+      undefined,
+      { strictRenames: true },
     );
+    assert.deepEqual(
+      named.entries.map((entry) => entry.exposed),
+      ['fs___read', `gh___${short}`],
+    );
+    assert.deepEqual(named.reports, [
+      {
+        kind: 'collision',
+        server: 'fs',
+        name: short,
+        exposed: alias,
+        reason: `fs/${short} and fs/${long} (alias) both become ${alias}, so none of them is served`,
+      },
+    ]);
   });
 
   it('C7 customer_internal_jira_onprem/search_issues_by_jql_query_v2 fits in 64 characters and stays as it is', () => {

@@ -21,9 +21,9 @@ export interface NamedEntry {
   description?: string;
 }
 
-/** Something an admin should see: an alias given, or an entry hidden by the configuration. */
+/** Something an admin should see: an alias given, an entry hidden by the configuration, or a collision left out. */
 export interface NameReport {
-  kind: 'alias' | 'hidden';
+  kind: 'alias' | 'hidden' | 'collision';
   server: string;
   name: string;
   exposed?: string;
@@ -37,27 +37,43 @@ interface Claim {
   server: string;
   name: string;
   how: string;
+  renamed: boolean;
 }
 
 const describe = (claim: Claim): string => `${showEntry(claim.server, claim.name)}${claim.how}`;
 
+/** Both sides of a collision (and how many more), as its error or report says it. */
+function collisionText(exposed: string, claims: readonly Claim[]): string {
+  const [one, two] = claims as [Claim, Claim];
+  if (claims.length === 2 && one.server === two.server && one.name === two.name) {
+    return `${one.server} lists ${showName(one.name)} twice (both would be ${exposed})`;
+  }
+  const more = claims.length > 2 ? ` (and ${claims.length - 2} more)` : '';
+  return `${describe(one)} and ${describe(two)}${more} both become ${exposed}`;
+}
+
 /**
- * Names every entry (sorted output by exposed name), applying per-server overrides (keyed by upstream name).
- * Collisions (two inputs → one exposed name, or an exposed name equal to a reserved name) throw NamingError whose
- * message names BOTH sides. Names that are not valid tool names, or whose `server___name` is over the budget, get a
- * deterministic short alias (a readable prefix + a hash of server+name) and a report.
+ * Names every entry (sorted output by exposed name), applying per-server overrides (keyed by upstream name). Names
+ * that are not valid tool names, or whose `server___name` is over the budget, get a deterministic short alias (a
+ * readable prefix + a hash of server+name) and a report. An exposed name equal to a reserved name throws NamingError.
+ *
+ * Two entries that would share an exposed name are never served, neither of them, and a report names both sides.
+ * Without a rename that can only be one upstream's own doing (a name listed twice, or a name equal to the alias of
+ * another): an upstream must not be able to stop the gateway, or freeze what it serves, by listing such a pair. With
+ * `strictRenames` (at startup), a collision a configured rename takes part in throws NamingError naming both sides
+ * instead: the configuration is wrong.
  */
 export function nameEntries(
   inputs: readonly NameInput[],
   overrides: Overrides,
   reserved?: ReadonlySet<string>,
-  options?: NamingOptions,
+  options?: NamingOptions & { strictRenames?: boolean },
 ): { entries: NamedEntry[]; reports: NameReport[] } {
   const maxLength = nameBudget(options);
   // Sorted first, so which side a collision message names first never depends on the upstreams' order.
   const sorted = [...inputs].sort((a, b) => byText(a.server, b.server) || byText(a.name, b.name));
-  const claims = new Map<string, Claim>();
-  const entries: NamedEntry[] = [];
+  const claims = new Map<string, Claim[]>();
+  const named: NamedEntry[] = [];
   const reports: NameReport[] = [];
   for (const { server, name } of sorted) {
     const problem = serverNameProblem(server);
@@ -83,37 +99,47 @@ export function nameEntries(
       reports.push({ kind: 'hidden', server, name, exposed, reason: 'hidden by the gateway configuration' });
       continue;
     }
-    const claim: Claim = { server, name, how };
+    const claim: Claim = { server, name, how, renamed: override.rename !== undefined };
     if (reserved?.has(exposed) === true) {
       throw new NamingError('reserved', `${describe(claim)} becomes ${exposed}, a name the gateway reserves`);
     }
-    const other = claims.get(exposed);
-    if (other !== undefined) {
-      const both = other.server === server && other.name === name;
-      throw new NamingError(
-        'collision',
-        both
-          ? `${server} lists ${showName(name)} twice (both would be ${exposed})`
-          : `${describe(other)} and ${describe(claim)} both become ${exposed}`,
-      );
-    }
-    claims.set(exposed, claim);
-    entries.push({
+    const others = claims.get(exposed);
+    if (others === undefined) claims.set(exposed, [claim]);
+    else others.push(claim);
+    named.push({
       exposed,
       server,
       name,
       alias,
       ...(override.description === undefined ? {} : { description: override.description }),
     });
-    if (alias) {
-      reports.push({
-        kind: 'alias',
-        server,
-        name,
-        exposed,
-        reason: `${showEntry(server, name)} is exposed as ${exposed}: ${aliasReason(server, name, maxLength)}`,
-      });
+  }
+  for (const [exposed, sharing] of claims) {
+    if (sharing.length === 1) continue;
+    const text = collisionText(exposed, sharing);
+    if (options?.strictRenames === true && sharing.some((claim) => claim.renamed)) {
+      throw new NamingError('collision', text);
     }
+    const [first] = sharing as [Claim];
+    reports.push({
+      kind: 'collision',
+      server: first.server,
+      name: first.name,
+      exposed,
+      reason: `${text}, so none of them is served`,
+    });
+  }
+  const entries = named.filter((entry) => claims.get(entry.exposed)?.length === 1);
+  for (const entry of entries) {
+    if (!entry.alias) continue;
+    const { server, name, exposed } = entry;
+    reports.push({
+      kind: 'alias',
+      server,
+      name,
+      exposed,
+      reason: `${showEntry(server, name)} is exposed as ${exposed}: ${aliasReason(server, name, maxLength)}`,
+    });
   }
   entries.sort((a, b) => byText(a.exposed, b.exposed));
   return { entries, reports };

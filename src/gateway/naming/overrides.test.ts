@@ -98,12 +98,28 @@ describe('overrides', () => {
     );
   });
 
-  it('C3 a rename landing on another tool is a collision naming both sides', () => {
+  it('C3 a rename landing on another tool is a collision naming both sides: fatal at startup, neither served later', () => {
     refused(
-      () => nameEntries(fs('x', 'y'), overrides('fs', { x: { rename: 'y' } })),
+      () =>
+        nameEntries(fs('x', 'y'), overrides('fs', { x: { rename: 'y' } }), undefined, {
+          strictRenames: true,
+        }),
       'collision',
       'fs/x (renamed y) and fs/y both become fs___y',
     );
+    // After startup the upstream may be the one that listed y: nothing of either is served, and it is said.
+    assert.deepEqual(nameEntries(fs('x', 'y', 'z'), overrides('fs', { x: { rename: 'y' } })), {
+      entries: [{ exposed: 'fs___z', server: 'fs', name: 'z', alias: false }],
+      reports: [
+        {
+          kind: 'collision',
+          server: 'fs',
+          name: 'x',
+          exposed: 'fs___y',
+          reason: 'fs/x (renamed y) and fs/y both become fs___y, so none of them is served',
+        },
+      ],
+    });
   });
 
   it('C3 a rename onto a reserved name is refused', () => {

@@ -104,7 +104,8 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     firstUse: config.firstUse,
     logger,
   });
-  const pins = new PinBook(store, { firstUse: config.firstUse });
+  // Each upstream may pin as many tools as it may list: one flooding the store with names fills only its share.
+  const pins = new PinBook(store, { firstUse: config.firstUse, maxPerServer: config.limits.maxTools });
   const clientInfo: Implementation = { name: `${config.name} (toolwire gateway)`, version: info.version };
   const handlers = upstreamHandlers();
   const vetting = { poisoning: config.poisoning, limits: config.limits, pins, logger };

@@ -24,6 +24,11 @@ export function memoryPinStore(
       }
       records.set(key, structuredClone(record));
     },
+    count: (server) => {
+      let n = 0;
+      for (const record of records.values()) if (record.server === server) n += 1;
+      return n;
+    },
     list: () =>
       [...records.values()]
         .map((record) => structuredClone(record))

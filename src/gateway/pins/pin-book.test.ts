@@ -214,4 +214,36 @@ describe('PinBook', () => {
     assert.match(admission.held[0]?.detail ?? '', /\n\+ {2}"description": "changed",\n/);
     assert.equal(admission.held[1]?.detail, 'the pin store holds 3 tools already; no more are pinned');
   });
+
+  test('C2 C6 one upstream flooding the store with new names fills its own share; the others still pin theirs', () => {
+    const store = memoryPinStore(12);
+    let counted = 0;
+    const counting = { ...store, count: (server: string) => (counted++, store.count(server)) };
+    let now = Date.parse('2026-11-28T10:00:00.000Z');
+    const pins = new PinBook(counting, { maxPerServer: 4, now: () => now });
+    const named = (name: string): Tool => ({ ...readFile, name });
+    const flood = pins.admit(
+      'flood',
+      Array.from({ length: 30 }, (_, n) => named(`t${n}`)),
+    );
+    assert.deepEqual(flood.added, ['t0', 't1', 't2', 't3']);
+    assert.equal(flood.held.length, 26);
+    assert.deepEqual(flood.held[0], {
+      tool: 't4',
+      reason: 'error',
+      detail: 'flood has 4 pinned tools already, its share of the pin store (4): "t4", new, is not pinned',
+    });
+    assert.equal(counted, 1, 'counted in the store once, then only again a second later');
+    // The store (12) is far from full: the next upstream's new tools are pinned and served.
+    assert.deepEqual(pins.admit('good', [named('a'), named('b')]).added, ['a', 'b']);
+    // A pinned tool of the flooding upstream is still checked as ever, share or not.
+    assert.deepEqual(
+      pins.admit('flood', [named('t0')]).allowed.map((tool) => tool.name),
+      ['t0'],
+    );
+    now += 1000;
+    assert.equal(pins.admit('flood', [named('t99')]).held.length, 1);
+    assert.equal(counted, 3, 'good once, flood once more after a second');
+    assert.equal(store.count('flood'), 4);
+  });
 });

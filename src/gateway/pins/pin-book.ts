@@ -1,13 +1,13 @@
 // Trust on first use for tool definitions (threat C2, rug pulls): a definition seen first is pinned; a later,
 // different one quarantines the tool — with the pending definition and a diff kept — until an admin approves it.
-// The book keeps no state of its own: every check reads the store, so an approval made by another process (the CLI)
-// counts at the next check.
+// The book keeps no state of its own but a count of records per server (each server's share of the store): every
+// check reads the store, so an approval made by another process (the CLI) counts at the next check.
 
 import type { Tool } from '../../protocol/index.js';
 import { definitionDigest, pinnedDefinition, prettyDefinition } from './digest.js';
 import { checkExpectedDigest, shortDigest } from './approve-digest.js';
 import { unifiedDiff } from './diff.js';
-import { PinError, type PinRecord, type PinStore, type PinVerdict } from './types.js';
+import { MAX_PINS_PER_SERVER, PinError, type PinRecord, type PinStore, type PinVerdict } from './types.js';
 
 export interface PinBookOptions {
   /**
@@ -17,7 +17,14 @@ export interface PinBookOptions {
   firstUse?: 'trust' | 'quarantine';
   /** The clock for firstSeen and changedAt. Default: Date.now. */
   now?: () => number;
+  /** Records one server may have at most; its new names beyond are held back. Default MAX_PINS_PER_SERVER. */
+  maxPerServer?: number;
 }
+
+/** A server at its share is counted again in the store at most this often (records may have gone meanwhile). */
+const RECOUNT_MS = 1000;
+/** Servers whose count is remembered (a gateway has its configured few; the CLI pins every server it is pointed at). */
+const MAX_COUNTED_SERVERS = 1024;
 
 /** How a tool is named in diffs and messages: the gateway's exposed form when the server name allows it. */
 export const pinName = (server: string, tool: string): string =>
@@ -57,11 +64,15 @@ export class PinBook {
   readonly #diffs = new Map<string, string>();
   readonly #firstUse: 'trust' | 'quarantine';
   readonly #now: () => number;
+  readonly #maxPerServer: number;
+  /** Records per server as last counted, and when: the store is counted once per server, then when at the share. */
+  readonly #counts = new Map<string, { n: number; at: number }>();
 
   constructor(store: PinStore, options: PinBookOptions = {}) {
     this.#store = store;
     this.#firstUse = options.firstUse ?? 'trust';
     this.#now = options.now ?? Date.now;
+    this.#maxPerServer = options.maxPerServer ?? MAX_PINS_PER_SERVER;
   }
 
   /**
@@ -71,8 +82,10 @@ export class PinBook {
   check(server: string, tool: Tool): PinVerdict {
     const digest = definitionDigest(tool);
     const record = this.#store.get(server, tool.name);
-    const now = new Date(this.#now()).toISOString();
+    const at = this.#now();
+    const now = new Date(at).toISOString();
     if (record === undefined) {
+      this.#claimShare(server, tool.name, at);
       const definition = pinnedDefinition(tool);
       if (this.#firstUse === 'trust') {
         this.#store.put({ server, tool: tool.name, digest, definition, state: 'pinned', firstSeen: now });
@@ -90,6 +103,23 @@ export class PinBook {
       return { kind: 'changed', diff: this.#diffOf(record) };
     }
     return this.#quarantine(record, digest, pinnedDefinition(tool), now);
+  }
+
+  /** Counts a new record of `server` in; throws PinError 'full' when the server has its share already. */
+  #claimShare(server: string, tool: string, now: number): void {
+    let known = this.#counts.get(server);
+    if (known === undefined || (known.n >= this.#maxPerServer && now - known.at >= RECOUNT_MS)) {
+      known = { n: this.#store.count(server), at: now };
+      if (this.#counts.size >= MAX_COUNTED_SERVERS) this.#counts.clear(); // counted again when next needed
+      this.#counts.set(server, known);
+    }
+    if (known.n >= this.#maxPerServer) {
+      throw new PinError(
+        'full',
+        `${server} has ${known.n} pinned tools already, its share of the pin store (${this.#maxPerServer}): ${JSON.stringify(tool)}, new, is not pinned`,
+      );
+    }
+    known.n += 1;
   }
 
   #quarantine(record: PinRecord, digest: string, definition: Tool, now: string): PinVerdict {

@@ -138,6 +138,7 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
   const select = db.prepare(`SELECT ${COLUMNS} FROM pins WHERE server = ? AND tool = ?`);
   const selectAll = db.prepare(`SELECT ${COLUMNS} FROM pins`);
   const count = db.prepare('SELECT COUNT(*) AS n FROM pins');
+  const countServer = db.prepare('SELECT COUNT(*) AS n FROM pins WHERE server = ?');
   const exists = db.prepare('SELECT 1 FROM pins WHERE server = ? AND tool = ?');
   const evictOldest = db.prepare(
     `DELETE FROM pins WHERE rowid IN (SELECT rowid FROM pins WHERE state = 'pinned' ORDER BY first_seen LIMIT 1)`,
@@ -164,6 +165,7 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
   const servers = serverTable(db, file, options.maxServers ?? MAX_SERVER_RECORDS);
   return {
     ...servers,
+    count: (server) => (countServer.get(server) as { n: number }).n,
     get: (server, tool) => {
       const row = select.get(server, tool) as Row | undefined;
       return row === undefined ? undefined : fromRow(row);

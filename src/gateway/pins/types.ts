@@ -24,6 +24,8 @@ export interface PinRecord {
 export interface PinStore {
   get(server: string, tool: string): PinRecord | undefined;
   put(record: PinRecord): void;
+  /** How many records `server` has. */
+  count(server: string): number;
   /** Every record, sorted by server then tool (code-unit order). */
   list(): PinRecord[];
   close(): void;
@@ -51,3 +53,8 @@ export class PinError extends Error {
 
 /** The most records a store holds: far above any real catalogue, low enough that a flood of names cannot fill a disk. */
 export const MAX_PIN_RECORDS = 100_000;
+/**
+ * The most records one server gets in a PinBook (the gateway gives its `limits.maxTools`): a flood of new names from
+ * one upstream fills its own share, not the store that every upstream's new tools need.
+ */
+export const MAX_PINS_PER_SERVER = 10_000;

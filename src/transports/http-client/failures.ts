@@ -13,7 +13,12 @@ const MAX_RETRY_AFTER_MS = 86_400_000;
 export function httpError(method: string, response: Response, text: string): TransportError {
   const cut = snippet(text);
   const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  const what = response.ok ? `${status} with a body that is not JSON-RPC` : status;
+  const location = response.status >= 300 && response.status <= 399 ? response.headers.get('location') : null;
+  const what = response.ok
+    ? `${status} with a body that is not JSON-RPC`
+    : location === null
+      ? status
+      : `${status}, a redirect to ${snippet(location)}, which is not followed (it would take the request and its headers there): use that URL if it is the server's`;
   return new TransportError(
     `${method} answered ${what}${cut ? `: ${cut}` : ''}`,
     response.status,

@@ -178,8 +178,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     if (
       url === undefined ||
       (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-      (body !== undefined && body !== null && typeof body !== 'string') ||
-      init.redirect === 'manual'
+      (body !== undefined && body !== null && typeof body !== 'string')
     ) {
       return fetch(input, init);
     }
@@ -194,8 +193,14 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
       // cost more than the request's own headers. An abort destroys the request, and with it the response's body.
       const outgoing = request({ ...urlOptions(url), method, headers, agent }, (message) => {
         const status = message.statusCode ?? 0;
-        if (status >= 300 && status <= 399 && message.headers.location !== undefined) {
-          // fetch's redirect rules (what follows, what is refused, which headers go) are fetch's to apply.
+        if (
+          status >= 300 &&
+          status <= 399 &&
+          message.headers.location !== undefined &&
+          init.redirect !== 'manual'
+        ) {
+          // fetch's redirect rules (what follows, what is refused, which headers go) are fetch's to apply; 'manual'
+          // answers the 3xx itself, as Node's fetch does (status and Location readable).
           message.resume();
           resolve(fetch(input, init));
           return;

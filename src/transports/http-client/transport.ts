@@ -165,7 +165,15 @@ export class HttpClientTransport implements Transport {
     let response: Response;
     try {
       const headers = this.#headers(POST_HEADERS, options.headers);
-      response = await this.#options.fetch(this.#url, { method: 'POST', headers, body: message, signal });
+      // Never followed (manual: the 3xx is an error naming where it points): a redirect would carry the body and
+      // every configured header (an X-API-Key, a cookie; fetch drops only Authorization) to wherever it points.
+      response = await this.#options.fetch(this.#url, {
+        method: 'POST',
+        headers,
+        body: message,
+        signal,
+        redirect: 'manual',
+      });
     } catch (error) {
       if (!signal.aborted) this.#fail(requestId, networkError('POST failed', error));
       return;
@@ -296,7 +304,7 @@ export class HttpClientTransport implements Transport {
     try {
       const headers = this.#headers(GET_HEADERS, stream.headers);
       if (stream.lastEventId !== undefined) headers['last-event-id'] = stream.lastEventId;
-      response = await this.#options.fetch(this.#url, { method: 'GET', headers, signal });
+      response = await this.#options.fetch(this.#url, { method: 'GET', headers, signal, redirect: 'manual' });
     } catch (error) {
       return signal.aborted ? undefined : `the GET for the event stream failed (${describe(error)})`;
     }

@@ -180,6 +180,22 @@ describe('client: misbehaving servers', () => {
     },
   );
 
+  it(
+    'C5 an outputSchema pattern that backtracks is not run on the output: the result comes back, with a warning',
+    { timeout: TEST_MS },
+    async () => {
+      // Run, ^(a+)+$ on 40 a's and a "!" takes hours (each two more a's, four times longer), whatever the time limit.
+      const { client, recorder } = await connectRaw('redos-output');
+      const result = await within(client.callTool('work', {}), FAST_MS, 'the result');
+      assert.deepEqual(result.structuredContent, { label: `${'a'.repeat(40)}!` });
+      assert.equal(recorder.warnings.length, 1, recorder.warnings.join('\n'));
+      assert.match(
+        recorder.warnings[0] ?? '',
+        /^cannot validate the output of "work": outputSchema pattern "\^\(a\+\)\+\$" at \/properties\/label\/pattern /,
+      );
+    },
+  );
+
   it('validateOutput "off" hands the same result back unchecked', { timeout: TEST_MS }, async () => {
     const { client } = await connectRaw('bad-output', { validateOutput: 'off' });
     assert.deepEqual((await client.callTool('work', {})).structuredContent, { count: 'many' });

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Tool } from '../../protocol/index.js';
 import { checkDefinition, DEFAULT_DEFINITION_LIMITS, scanTool, stripTool } from './index.js';
-import { Meter } from './meter.js';
+import { Meter } from '../../schema/pattern/index.js';
 import { characterHits } from './text-rules.js';
 import { forEachText } from './text-walk.js';
 

@@ -2,7 +2,7 @@
 
 export { scanTool, stripTool, MAX_FINDINGS } from './scan-tool.js';
 export { checkDefinition, refuseDefinition } from './refuse-definition.js';
-export { patternProblem, MAX_PATTERN_LENGTH } from './regex-safety.js';
+export { patternProblem, MAX_PATTERN_LENGTH } from '../../schema/pattern/index.js';
 export {
   DEFAULT_DEFINITION_LIMITS,
   DEFAULT_LISTING_LIMITS,

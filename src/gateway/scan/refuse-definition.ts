@@ -7,8 +7,8 @@ import type { Tool } from '../../protocol/index.js';
 import { SchemaError } from '../../schema/index.js';
 import { assertLocalRefs } from '../../schema/refs.js';
 import { forEachSubschema } from '../../schema/walk.js';
-import { BudgetExceeded, Meter } from './meter.js';
-import { patternProblem } from './regex-safety.js';
+import { BudgetExceeded, Meter } from '../../schema/pattern/index.js';
+import { patternProblem } from '../../schema/pattern/index.js';
 import { resolveLocalRef, subschemas } from './schema-graph.js';
 import { DEFAULT_DEFINITION_LIMITS, type DefinitionLimits } from './types.js';
 import { excerpt } from './visible.js';
@@ -40,7 +40,7 @@ export function checkDefinition(
  * '#' (never fetched), $dynamicRef / $recursiveRef, an embedded $id, a $ref that resolves to nothing, any recursive
  * $ref (a cycle, even through properties: it cannot be expanded, and validating along it has no bound), schemas
  * too large once $refs are expanded, nesting of subschemas or of combinators over the bounds, and any `pattern` or
- * patternProperties key not shown to run in linear time (see regex-safety.ts).
+ * patternProperties key not shown to run in linear time (see src/schema/pattern/regex-safety.ts).
  */
 export function refuseDefinition(tool: Tool, limits: Partial<DefinitionLimits> = {}): string | undefined {
   return checkDefinition(tool, limits).reason;

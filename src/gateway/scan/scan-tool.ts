@@ -2,7 +2,7 @@
 // everything hidden or addressed to the model taken out of its prose.
 
 import type { Tool } from '../../protocol/index.js';
-import { BudgetExceeded, Meter } from './meter.js';
+import { BudgetExceeded, Meter } from '../../schema/pattern/index.js';
 import { characterHits, instructionHits, parameterHits, stripProse, type TextHit } from './text-rules.js';
 import { forEachText, type TextVisit } from './text-walk.js';
 import type { Finding } from './types.js';

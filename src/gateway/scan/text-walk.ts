@@ -2,7 +2,7 @@
 // key, data), found by one iterative walk with a budget. Shared by scanTool (reads) and stripTool (rewrites prose).
 
 import { isJsonObject } from '../../jsonrpc/index.js';
-import type { Meter } from './meter.js';
+import type { Meter } from '../../schema/pattern/index.js';
 import { pathStep } from './visible.js';
 
 /**

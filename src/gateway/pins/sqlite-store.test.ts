@@ -167,6 +167,28 @@ describe('openPinStore', () => {
       { maxRecords: 2, evict: true },
     );
   });
+
+  test('C2 with evict, room is made in the server holding the most: one flooding the store forgets only its own pins', () => {
+    const file = join(base, 'evict-largest', 'pins.sqlite');
+    withStore(
+      file,
+      (store) => {
+        let now = Date.parse('2026-01-01T00:00:00Z');
+        const pins = new PinBook(store, { now: () => (now += 1000) });
+        pins.check('mine', { ...tool, name: 'old' }); // seen first, longest ago
+        for (const name of ['f1', 'f2', 'f3']) pins.check('flood', { ...tool, name });
+        pins.check('mine', { ...tool, name: 'new' });
+        pins.check('flood', { ...tool, name: 'f4' });
+        assert.deepEqual(
+          store.list().map((r) => `${r.server}/${r.tool}`),
+          ['flood/f3', 'flood/f4', 'mine/new', 'mine/old'],
+        );
+        // mine's old pin is still there: a change to it is still caught.
+        assert.equal(pins.check('mine', { ...tool, name: 'old', description: 'changed' }).kind, 'changed');
+      },
+      { maxRecords: 4, evict: true },
+    );
+  });
 });
 
 interface RawDb {

@@ -37,8 +37,10 @@ export interface PinStoreOptions {
   /** The most server records kept (the longest-removed one makes room). Default MAX_SERVER_RECORDS. */
   maxServers?: number;
   /**
-   * When full, make room by forgetting the pinned (never a quarantined) record first seen longest ago, instead of
-   * refusing: for a client's own store, where a forgotten tool is only pinned afresh when seen again.
+   * When full, make room by forgetting a pinned (never a quarantined) record instead of refusing: the one first seen
+   * longest ago of the server holding the most records, so that a server flooding the store with names forgets its
+   * own pins, never another's (whose forgotten tool would be pinned afresh, changed or not: C2). For a client's own
+   * store, where a forgotten tool is only pinned afresh when seen again.
    */
   evict?: boolean;
 }
@@ -141,7 +143,9 @@ export function openPinStore(path: string, options: PinStoreOptions = {}): PinSt
   const countServer = db.prepare('SELECT COUNT(*) AS n FROM pins WHERE server = ?');
   const exists = db.prepare('SELECT 1 FROM pins WHERE server = ? AND tool = ?');
   const evictOldest = db.prepare(
-    `DELETE FROM pins WHERE rowid IN (SELECT rowid FROM pins WHERE state = 'pinned' ORDER BY first_seen LIMIT 1)`,
+    `DELETE FROM pins WHERE rowid IN (SELECT rowid FROM pins WHERE state = 'pinned' AND server =
+       (SELECT server FROM pins WHERE state = 'pinned' GROUP BY server ORDER BY COUNT(*) DESC, server LIMIT 1)
+     ORDER BY first_seen LIMIT 1)`,
   );
   const upsert = db.prepare(
     `INSERT INTO pins (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -191,7 +191,7 @@ describe('client: misbehaving servers', () => {
       assert.equal(recorder.warnings.length, 1, recorder.warnings.join('\n'));
       assert.match(
         recorder.warnings[0] ?? '',
-        /^cannot validate the output of "work": outputSchema pattern "\^\(a\+\)\+\$" at \/properties\/label\/pattern /,
+        /^cannot validate the output of "work": outputSchema of tool "work" has a pattern "\^\(a\+\)\+\$" at \/properties\/label\/pattern /,
       );
     },
   );

@@ -46,7 +46,12 @@ function validatorFor(tool: Tool): CompiledSchema | null {
   let validator = validators.get(tool);
   if (validator !== undefined) return validator;
   try {
-    validator = compileSchema(tool.inputSchema, { role: 'input', owner: `tool "${tool.name}"` });
+    // A server's schema on a model's output: a pattern that backtracks would hang the bridge (C5); the server checks.
+    validator = compileSchema(tool.inputSchema, {
+      role: 'input',
+      owner: `tool "${tool.name}"`,
+      untrusted: true,
+    });
   } catch {
     validator = null;
   }

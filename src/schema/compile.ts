@@ -3,6 +3,7 @@
 import { isJsonObject } from '../jsonrpc/index.js';
 import { jsonTypeOf } from './issues.js';
 import { compileJsonSchema } from './json-schema.js';
+import { unsafePattern } from './pattern/index.js';
 import { compileStandardSchema, isStandardSchema } from './standard.js';
 import {
   SchemaError,
@@ -29,6 +30,10 @@ export function compileSchema<S extends SchemaInput>(
   options: CompileSchemaOptions,
 ): CompiledSchema<InferSchema<S>> {
   const subject = `${options.role}Schema of ${options.owner}`;
+  if (options.untrusted === true) {
+    const unsafe = unsafePattern(input);
+    if (unsafe !== undefined) throw new SchemaError(`${subject} has a ${unsafe}`);
+  }
   let compiled: CompiledSchema;
   if (isStandardSchema(input)) compiled = compileStandardSchema(input, options.role, subject);
   else if (isPlainObject(input)) compiled = compileJsonSchema(input, subject);

@@ -39,6 +39,11 @@ export interface CompileSchemaOptions {
   role: SchemaRole;
   /** Who the schema belongs to, for error messages, e.g. `tool "calculate_sum"`. */
   owner: string;
+  /**
+   * A peer's schema (a server's, seen by a client): refused unless every `pattern` in it is shown to run in linear
+   * time (C5), since it would run on this process's event loop. A tool author's own schemas are not checked.
+   */
+  untrusted?: boolean;
 }
 
 /** Thrown at registration (never at call time) when a schema cannot be used. */
